@@ -1,0 +1,125 @@
+/**
+ * The one typed configuration, parsed once at an entry from environment variables (Node) or
+ * `[vars]`/bindings (Workers) with the same names. CONTRACT section 1.
+ */
+export interface Config {
+  port: number;
+  upstreamUrl: string | undefined;
+  upstreamAuthorization: string | undefined;
+  credentialsFile: string | undefined;
+  /** Undefined means: the entry generates a random per-process secret and warns. */
+  tokenSigningSecret: string | undefined;
+  serviceName: string;
+  docsUrl: string;
+  trustProxy: boolean;
+  httpsRedirectUntil: number;
+  v1DeprecatedAt: number;
+  v1Sunset: number;
+  rateLimitPerMinute: number;
+  tokenRateLimitPerMinute: number;
+  upstream: UpstreamTuning;
+}
+
+/** Resilience settings of upstream mode (section 12); documented in the README. */
+export interface UpstreamTuning {
+  timeoutMs: number;
+  retries: number;
+  breakerThreshold: number;
+  breakerCooldownMs: number;
+  cacheTtlMs: number;
+  staleMs: number;
+  cacheMaxEntries: number;
+  cacheMaxBytes: number;
+}
+
+export type ConfigVars = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function parseConfig(vars: ConfigVars): Config {
+  const text = (name: string): string | undefined => {
+    const value = vars[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const int = (name: string, fallback: number, min = 0): number => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min) {
+      throw new ConfigError(name, `must be a whole number >= ${min} (got ${JSON.stringify(raw)})`);
+    }
+    return Number(raw);
+  };
+  const instant = (name: string, fallback: string): number => {
+    const raw = text(name) ?? fallback;
+    const ms = /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : Number.NaN;
+    if (Number.isNaN(ms)) throw new ConfigError(name, `must be an RFC 3339 date-time (got ${JSON.stringify(raw)})`);
+    return ms;
+  };
+  const url = (name: string, fallback?: string): string | undefined => {
+    const raw = text(name) ?? fallback;
+    if (raw === undefined) return undefined;
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new ConfigError(name, `must be an http(s) URL (got ${JSON.stringify(raw)})`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new ConfigError(name, `must be an http(s) URL (got ${JSON.stringify(raw)})`);
+    }
+    return raw.replace(/\/+$/, '');
+  };
+  const bool = (name: string): boolean => {
+    const raw = text(name)?.toLowerCase();
+    if (raw === undefined || raw === 'false' || raw === '0' || raw === 'no') return false;
+    if (raw === 'true' || raw === '1' || raw === 'yes') return true;
+    throw new ConfigError(name, `must be true or false (got ${JSON.stringify(raw)})`);
+  };
+  const serviceName = text('SERVICE_NAME') ?? 'botanical';
+  if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(serviceName)) {
+    throw new ConfigError('SERVICE_NAME', 'must be letters, digits and hyphens (it is a URN namespace)');
+  }
+
+  return {
+    port: int('PORT', 8787, 0),
+    upstreamUrl: url('UPSTREAM_URL'),
+    upstreamAuthorization: text('UPSTREAM_AUTHORIZATION'),
+    credentialsFile: text('CREDENTIALS_FILE'),
+    tokenSigningSecret: text('TOKEN_SIGNING_SECRET'),
+    serviceName,
+    docsUrl: url('DOCS_URL', 'https://docs.botanical.example')!,
+    trustProxy: bool('TRUST_PROXY'),
+    httpsRedirectUntil: instant('HTTPS_REDIRECT_UNTIL', '2026-08-31T00:00:00Z'),
+    v1DeprecatedAt: instant('V1_DEPRECATED_AT', '2026-01-01T00:00:00Z'),
+    v1Sunset: instant('V1_SUNSET', '2027-07-31T00:00:00Z'),
+    rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 120, 1),
+    tokenRateLimitPerMinute: int('TOKEN_RATE_LIMIT_PER_MINUTE', 10, 1),
+    upstream: {
+      timeoutMs: int('UPSTREAM_TIMEOUT_MS', 5000, 1),
+      retries: int('UPSTREAM_RETRIES', 1, 0),
+      breakerThreshold: int('UPSTREAM_BREAKER_THRESHOLD', 5, 1),
+      breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 10_000, 0),
+      cacheTtlMs: int('UPSTREAM_CACHE_TTL_MS', 30_000, 0),
+      staleMs: int('UPSTREAM_STALE_MS', 300_000, 0),
+      cacheMaxEntries: int('UPSTREAM_CACHE_MAX_ENTRIES', 5000, 1),
+      cacheMaxBytes: int('UPSTREAM_CACHE_MAX_BYTES', 50 * 1024 * 1024, 1024),
+    },
+  };
+}
+
+/** The configuration with secrets masked, for the start-up log line. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  return {
+    ...config,
+    upstreamAuthorization: config.upstreamAuthorization ? '[set]' : undefined,
+    tokenSigningSecret: config.tokenSigningSecret ? '[set]' : '[random per process]',
+    httpsRedirectUntil: new Date(config.httpsRedirectUntil).toISOString(),
+    v1DeprecatedAt: new Date(config.v1DeprecatedAt).toISOString(),
+    v1Sunset: new Date(config.v1Sunset).toISOString(),
+  };
+}

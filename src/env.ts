@@ -1,0 +1,42 @@
+import type { Config } from './config';
+import type { Clock } from './services/clock';
+import type { CredentialStore, Principal } from './services/credentials/credential-store';
+import type { RecordSource } from './services/record-source';
+import type { TokenService } from './services/tokens';
+import type { Version } from './versions/version';
+
+/** One access-log line (CONTRACT section 13); secrets never reach it. */
+export type LogLine = Record<string, unknown>;
+
+/** Every service the app uses, built once per app by an entry. */
+export interface Services {
+  source: RecordSource;
+  credentials: CredentialStore;
+  tokens: TokenService;
+  clock: Clock;
+  log(line: LogLine): void;
+}
+
+/** Where and how the caller's credential arrived, for the log (`apiKey`, `bearer`, `v1:query`, ...). */
+export interface Caller {
+  principal: Principal;
+  credential: string;
+}
+
+/** The one typed environment of the Hono app. */
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    /** The API version the path belongs to, and the base path the caller used (`/api/v1`). */
+    version: Version | undefined;
+    base: string;
+    caller: Caller | undefined;
+    /** Extra facts for the access-log line, e.g. `apiKeyFromBrowser`. */
+    logFlags: string[];
+  };
+}
+
+export interface AppDeps {
+  config: Config;
+  services: Services;
+}

@@ -1,0 +1,45 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { AppDeps, AppEnv } from '../env';
+import { walk } from '../versions/walker';
+import { ApiError } from './api-error';
+import { problemSlug, type ErrorCode } from './codes';
+
+/** Any thrown value as an ApiError; the unexpected become `svc/internalError`, details hidden. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof HTTPException) {
+    const byStatus: Partial<Record<number, ErrorCode>> = {
+      400: 'svc/invalidParameter',
+      401: 'auth/invalidCredential',
+      404: 'svc/notFound',
+      405: 'svc/methodNotAllowed',
+      413: 'svc/invalidParameter',
+    };
+    const code = byStatus[err.status];
+    if (code) return new ApiError(code, err.message || undefined);
+  }
+  return new ApiError('svc/internalError', 'An unexpected error occurred; quote the request id to support.');
+}
+
+/** The one error renderer: the caller's version shape (v1 legacy body) or RFC 9457 problem+json. */
+export function renderError(err: unknown, c: Context<AppEnv>, { config, services }: AppDeps): Response {
+  const error = toApiError(err);
+  if (error.code === 'svc/internalError' && err !== error) {
+    services.log({ level: 'error', request_id: c.get('requestId'), error: err instanceof Error ? err.name : typeof err, message: err instanceof Error ? err.message : undefined });
+  }
+  const rendered = walk.error(c.get('version'), error) ?? {
+    contentType: 'application/problem+json',
+    body: {
+      type: `${config.docsUrl}/problems/${problemSlug(error.code)}`,
+      title: error.title,
+      status: error.status,
+      code: error.code,
+      ...(error.detail ? { detail: error.detail } : {}),
+      instance: `urn:${config.serviceName}:request:${c.get('requestId')}`,
+    },
+  };
+  const headers = new Headers(error.headers);
+  headers.set('Content-Type', rendered.contentType);
+  return new Response(c.req.method === 'HEAD' ? null : JSON.stringify(rendered.body), { status: error.status, headers });
+}

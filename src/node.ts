@@ -1,0 +1,69 @@
+/** The Node entry (staging, self-hosting): the only module that touches Node APIs. */
+import { serve } from '@hono/node-server';
+import { readFileSync } from 'node:fs';
+import { createApp } from './app';
+import { ConfigError, describeConfig, parseConfig, type Config } from './config';
+import type { Dataset } from './core/records';
+import { BundledSource } from './services/bundled/bundled-source';
+import { MemoryCredentialStore, parseCredentialDocument } from './services/credentials/credential-store';
+import { DEMO_CREDENTIALS } from './services/credentials/demo-credentials';
+import { assembleServices, randomSecret } from './services/index';
+
+const FIXTURE = new URL('../fixtures/taxa.json', import.meta.url);
+
+const warn = (message: string) => console.log(JSON.stringify({ level: 'warn', message }));
+
+/** Reads the bundled dataset from `fixtures/`. */
+export function loadDataset(): Dataset {
+  return JSON.parse(readFileSync(FIXTURE, 'utf8')) as Dataset;
+}
+
+function credentialStore(config: Config) {
+  if (!config.credentialsFile) {
+    warn('CREDENTIALS_FILE is not set: serving with the bundled demo credentials.');
+    return new MemoryCredentialStore(DEMO_CREDENTIALS);
+  }
+  try {
+    return new MemoryCredentialStore(parseCredentialDocument(JSON.parse(readFileSync(config.credentialsFile, 'utf8'))));
+  } catch (err) {
+    throw new ConfigError('CREDENTIALS_FILE', `could not be loaded: ${(err as Error).message}`);
+  }
+}
+
+export function main(): void {
+  const started = performance.now();
+  let config: Config;
+  try {
+    config = parseConfig(process.env);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+  if (!config.tokenSigningSecret) warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-process secret.');
+  const source = new BundledSource(loadDataset());
+  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret() });
+  const app = createApp(config, services);
+
+  const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
+    console.log(JSON.stringify({
+      level: 'info',
+      message: 'gateway listening',
+      port: info.port,
+      mode: 'bundled',
+      records: source.counts(),
+      startup_ms: Math.round(performance.now() - started),
+      config: describeConfig(config),
+    }));
+  });
+
+  // Drain in-flight requests on SIGTERM/SIGINT, then exit.
+  const shutdown = (signal: string) => {
+    console.log(JSON.stringify({ level: 'info', message: `${signal}: draining` }));
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main();

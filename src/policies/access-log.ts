@@ -1,0 +1,23 @@
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv, Services } from '../env';
+import { redactedTarget } from './redact';
+
+/** One JSON line per request (CONTRACT section 13), with credentials redacted from the path. */
+export const accessLog = (services: Pick<Services, 'log' | 'clock'>) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const started = performance.now();
+    await next();
+    const caller = c.get('caller');
+    services.log({
+      time: new Date(services.clock.now()).toISOString(),
+      request_id: c.get('requestId'),
+      method: c.req.method,
+      path: redactedTarget(c.req.url),
+      version: c.get('version')?.name ?? null,
+      status: c.res.status,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      subject: caller ? `${caller.principal.kind}:${caller.principal.id}` : null,
+      credential: caller?.credential ?? null,
+      ...(c.get('logFlags').length > 0 ? { flags: c.get('logFlags') } : {}),
+    });
+  });

@@ -1,0 +1,112 @@
+import { createMiddleware } from 'hono/factory';
+import type { Context } from 'hono';
+import type { AppEnv, Caller, Services } from '../env';
+import { ApiError } from '../errors/api-error';
+import type { ErrorCode } from '../errors/codes';
+import { sha256Hex } from '../core/crypto';
+import type { Principal } from '../services/credentials/credential-store';
+import type { ResourceName } from '../services/record-source';
+import type { CredentialPlace, CredentialRules, Scheme } from '../versions/version';
+import { walk } from '../versions/walker';
+
+/** Every place a credential can arrive, whatever the version accepts. */
+const ALL_PLACES: readonly CredentialPlace[] = ['authorization', 'x-api-key', 'x-key', 'query:key', 'query:token'];
+
+interface Presented {
+  place: CredentialPlace;
+  value: string;
+}
+
+function presented(c: Context<AppEnv>, place: CredentialPlace): Presented | undefined {
+  const value = place.startsWith('query:') ? c.req.query(place.slice('query:'.length)) : c.req.header(place);
+  return value === undefined ? undefined : { place, value };
+}
+
+/** Log label of a credential's kind and place: `apiKey`, `bearer`, `v1:x-api-key`, `v1:query`. */
+function label(place: CredentialPlace, scheme: Scheme | undefined, versionName: string): string {
+  if (place === 'authorization') return scheme === 'apikey' ? 'apiKey' : 'bearer';
+  return `${versionName}:${place.startsWith('query:') ? 'query' : place}`;
+}
+
+/**
+ * Authenticates a versioned request by the version's credential rules (CONTRACT section 7):
+ * a credential in a place the version refuses is 401 even beside a valid one; otherwise the first
+ * accepted place present is verified. Runs before anything touches data.
+ */
+export const authenticate = (services: Pick<Services, 'credentials' | 'tokens'>, realm: string) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const version = c.get('version');
+    if (!version) return next();
+    const rules = walk.credentials(version);
+    const challenge = (code: ErrorCode, detail: string, bearerError = false) =>
+      new ApiError(code, detail, { 'WWW-Authenticate': wwwAuthenticate(rules, realm, bearerError) });
+
+    const found = ALL_PLACES.map((p) => presented(c, p)).filter((p): p is Presented => p !== undefined);
+    const refused = found.find((p) => !rules.places.includes(p.place));
+    if (refused) {
+      throw challenge('auth/credentialNotAccepted', `${version.name} accepts credentials only in the Authorization header; remove the ${describePlace(refused.place)}.`);
+    }
+    const chosen = rules.places.map((p) => found.find((f) => f.place === p)).find((f) => f !== undefined);
+    if (!chosen) throw challenge('auth/missingCredential', 'Send a credential in the Authorization header.');
+
+    let principal: Principal | undefined;
+    let scheme: Scheme | undefined;
+    if (chosen.place === 'authorization') {
+      const match = /^\s*(\S+)\s+(\S+)\s*$/.exec(chosen.value);
+      scheme = match ? schemeOf(match[1]!) : undefined;
+      if (!match || !scheme) throw challenge('auth/invalidCredential', 'The Authorization header must be "ApiKey <key>" or "Bearer <token>".');
+      if (!rules.schemes.includes(scheme)) {
+        throw challenge('auth/credentialNotAccepted', `${version.name} does not accept ${scheme === 'apikey' ? 'API keys' : 'Bearer tokens'}.`);
+      }
+      principal = await (scheme === 'apikey' ? services.credentials.apiKey(await sha256Hex(match[2]!)) : bearer(services, match[2]!, challenge));
+      if (!principal) throw challenge('auth/invalidCredential', 'The credential is not valid.', scheme === 'bearer');
+    } else {
+      // Legacy places carry a bare secret: a project key, else a personal or OAuth token.
+      const digest = await sha256Hex(chosen.value);
+      principal = (await services.credentials.apiKey(digest)) ?? (await bearer(services, chosen.value, challenge));
+      if (!principal) throw challenge('auth/invalidCredential', 'The credential is not valid.');
+    }
+    const caller: Caller = { principal, credential: label(chosen.place, scheme, version.name) };
+    c.set('caller', caller);
+    if (walk.previewOnly(version) && !principal.access.preview) {
+      throw new ApiError('auth/forbidden', `${version.name} is a closed preview; this credential is not in it.`);
+    }
+    await next();
+  });
+
+async function bearer(
+  services: Pick<Services, 'credentials' | 'tokens'>,
+  token: string,
+  challenge: (code: ErrorCode, detail: string, bearerError?: boolean) => ApiError,
+): Promise<Principal | undefined> {
+  try {
+    return (await services.tokens.verify(token)) ?? (await services.credentials.personalToken(await sha256Hex(token)));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) throw challenge(err.code, err.detail ?? err.title, true);
+    throw err;
+  }
+}
+
+/** 403 unless the caller's credential reaches this resource family. */
+export function requireAccess(c: Context<AppEnv>, resource: ResourceName): void {
+  const caller = c.get('caller');
+  if (caller && !caller.principal.access.resources.includes(resource)) {
+    throw new ApiError('auth/forbidden', `This credential does not grant access to ${resource}.`);
+  }
+}
+
+function schemeOf(name: string): Scheme | undefined {
+  const lower = name.toLowerCase();
+  return lower === 'apikey' ? 'apikey' : lower === 'bearer' ? 'bearer' : undefined;
+}
+
+function describePlace(place: CredentialPlace): string {
+  return place.startsWith('query:') ? `"${place.slice('query:'.length)}" query parameter` : `${place} header`;
+}
+
+/** RFC 7235 challenges for the accepted schemes; RFC 6750 `invalid_token` for a bad Bearer token. */
+function wwwAuthenticate(rules: CredentialRules, realm: string, bearerError: boolean): string {
+  return rules.schemes
+    .map((s) => (s === 'apikey' ? `ApiKey realm="${realm}"` : `Bearer realm="${realm}"${bearerError ? ', error="invalid_token"' : ''}`))
+    .join(', ');
+}

@@ -1,0 +1,29 @@
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors/api-error';
+import type { Clock } from '../services/clock';
+import type { Version } from '../versions/version';
+import { resolveVersion, walk } from '../versions/walker';
+
+/**
+ * Tells every later step which version the path belongs to, and stamps the version's own
+ * response headers (v1: Deprecation, Sunset) on whatever comes back, errors and redirects included.
+ */
+export const versionContext = (versions: readonly Version[]) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const resolved = resolveVersion(versions, c.req.path);
+    c.set('version', resolved?.version);
+    c.set('base', resolved?.base ?? '');
+    await next();
+    walk.headers(resolved?.version, c.res.headers);
+  });
+
+/** A retired version answers 410 to every request from its retirement instant on. */
+export const retirement = (clock: Clock) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const retiredAt = walk.retiredAt(c.get('version'));
+    if (retiredAt !== undefined && clock.now() >= retiredAt) {
+      throw new ApiError('svc/gone', `${c.get('version')!.name} was retired on ${new Date(retiredAt).toISOString()}; use /v2 at the same paths.`);
+    }
+    await next();
+  });

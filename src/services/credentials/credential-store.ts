@@ -1,0 +1,105 @@
+import type { ResourceName } from '../record-source';
+import { RESOURCE_NAMES } from '../../core/resources';
+
+/** What a credential may reach. CONTRACT section 2. */
+export interface Access {
+  resources: readonly ResourceName[];
+  preview: boolean;
+}
+
+/** Who is calling: a project (API key), a member (personal token) or an OAuth client. */
+export interface Principal {
+  kind: 'project' | 'member' | 'client';
+  /** Project id, member id or client id: the rate-limit bucket and the log's subject. */
+  id: string;
+  access: Access;
+}
+
+export interface OAuthClient {
+  principal: Principal;
+  secretDigest: string;
+}
+
+/** Looks credentials up by the SHA-256 hex digest of their secret; plaintext is never stored. */
+export interface CredentialStore {
+  apiKey(digest: string): Promise<Principal | undefined>;
+  personalToken(digest: string): Promise<Principal | undefined>;
+  client(clientId: string): Promise<OAuthClient | undefined>;
+}
+
+/** The JSON document of `CREDENTIALS_FILE` (and of the demo store). */
+export interface CredentialDocument {
+  projects?: Array<{ id: string; key_sha256: string } & AccessJson>;
+  clients?: Array<{ id: string; secret_sha256: string } & AccessJson>;
+  personal_tokens?: Array<{ member: string; token_sha256: string } & AccessJson>;
+}
+
+interface AccessJson {
+  /** Resource families, or "*" for all. */
+  resources: ResourceName[] | '*';
+  preview?: boolean;
+}
+
+export class MemoryCredentialStore implements CredentialStore {
+  private readonly keys = new Map<string, Principal>();
+  private readonly tokens = new Map<string, Principal>();
+  private readonly clients = new Map<string, OAuthClient>();
+
+  constructor(doc: CredentialDocument) {
+    for (const p of doc.projects ?? []) this.keys.set(p.key_sha256, { kind: 'project', id: p.id, access: access(p) });
+    for (const t of doc.personal_tokens ?? []) this.tokens.set(t.token_sha256, { kind: 'member', id: t.member, access: access(t) });
+    for (const c of doc.clients ?? []) {
+      this.clients.set(c.id, { principal: { kind: 'client', id: c.id, access: access(c) }, secretDigest: c.secret_sha256 });
+    }
+  }
+
+  async apiKey(digest: string) {
+    return this.keys.get(digest);
+  }
+  async personalToken(digest: string) {
+    return this.tokens.get(digest);
+  }
+  async client(clientId: string) {
+    return this.clients.get(clientId);
+  }
+}
+
+function access(entry: AccessJson): Access {
+  return { resources: entry.resources === '*' ? RESOURCE_NAMES : entry.resources, preview: entry.preview === true };
+}
+
+/** Validates a credential document, naming the first bad entry. */
+export function parseCredentialDocument(json: unknown): CredentialDocument {
+  const fail = (where: string): never => {
+    throw new Error(`credential document: ${where}`);
+  };
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) fail('must be a JSON object');
+  const doc = json as Record<string, unknown>;
+  const digest = (v: unknown, where: string) => (typeof v === 'string' && /^[0-9a-f]{64}$/.test(v) ? v : fail(`${where} must be a SHA-256 hex digest`));
+  const text = (v: unknown, where: string) => (typeof v === 'string' && v.length > 0 ? v : fail(`${where} must be a non-empty string`));
+  const accessOf = (e: Record<string, unknown>, where: string): AccessJson => {
+    const r = e.resources;
+    const ok = r === '*' || (Array.isArray(r) && r.every((x) => (RESOURCE_NAMES as unknown[]).includes(x)));
+    if (!ok) fail(`${where}.resources must be "*" or a list of ${RESOURCE_NAMES.join(', ')}`);
+    if (e.preview !== undefined && typeof e.preview !== 'boolean') fail(`${where}.preview must be a boolean`);
+    return { resources: r as AccessJson['resources'], preview: e.preview === true };
+  };
+  const list = (name: string) => {
+    const v = doc[name];
+    if (v === undefined) return [];
+    if (!Array.isArray(v)) fail(`${name} must be a list`);
+    return (v as unknown[]).map((e, i) => {
+      if (typeof e !== 'object' || e === null) fail(`${name}[${i}] must be an object`);
+      return [e as Record<string, unknown>, `${name}[${i}]`] as const;
+    });
+  };
+  return {
+    projects: list('projects').map(([e, w]) => ({ id: text(e.id, `${w}.id`), key_sha256: digest(e.key_sha256, `${w}.key_sha256`), ...accessOf(e, w) })),
+    clients: list('clients').map(([e, w]) => ({ id: text(e.id, `${w}.id`), secret_sha256: digest(e.secret_sha256, `${w}.secret_sha256`), ...accessOf(e, w) })),
+    personal_tokens: list('personal_tokens').map(([e, w]) => ({
+      member: text(e.member, `${w}.member`),
+      token_sha256: digest(e.token_sha256, `${w}.token_sha256`),
+      ...accessOf(e, w),
+    })),
+  };
+}

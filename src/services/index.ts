@@ -1,0 +1,34 @@
+import type { Config } from '../config';
+import type { LogLine, Services } from '../env';
+import type { Clock } from './clock';
+import { systemClock } from './clock';
+import type { CredentialStore } from './credentials/credential-store';
+import type { RecordSource } from './record-source';
+import { HmacTokenService } from './tokens';
+
+export interface ServiceParts {
+  source: RecordSource;
+  credentials: CredentialStore;
+  clock?: Clock;
+  log?: (line: LogLine) => void;
+  /** Used when `TOKEN_SIGNING_SECRET` is unset; the entry supplies a random one and warns. */
+  fallbackSigningSecret: string;
+}
+
+/** Assembles the services an entry chose into the set `createApp` takes. */
+export function assembleServices(config: Config, parts: ServiceParts): Services {
+  const clock = parts.clock ?? systemClock;
+  return {
+    source: parts.source,
+    credentials: parts.credentials,
+    clock,
+    tokens: new HmacTokenService(config.tokenSigningSecret ?? parts.fallbackSigningSecret, clock),
+    log: parts.log ?? ((line) => console.log(JSON.stringify(line))),
+  };
+}
+
+/** A random secret for processes started without `TOKEN_SIGNING_SECRET`. */
+export function randomSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+}

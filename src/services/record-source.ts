@@ -1,0 +1,67 @@
+import type { FamilyRecord, GenusRecord, PlantRecord, SpeciesRecord } from '../core/records';
+
+export type ResourceName = 'species' | 'genus' | 'families' | 'plants';
+
+export interface RecordOf {
+  species: SpeciesRecord;
+  genus: GenusRecord;
+  families: FamilyRecord;
+  plants: PlantRecord;
+}
+
+export type AnyRecord = RecordOf[ResourceName];
+
+export interface OrderTerm {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+/** A validated list request in canonical (v2) terms: pages of `PAGE_SIZE`. */
+export interface ListQuery {
+  q: string | undefined;
+  order: OrderTerm[];
+  page: number;
+}
+
+/** Restricts a list to the children of one parent record, e.g. the species of genus `Abies`. */
+export interface Scope {
+  parent: ResourceName;
+  id: string;
+}
+
+export interface ListPage {
+  items: AnyRecord[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+export interface DetailMeta {
+  last_modified: string;
+  synonyms_count?: number;
+  images_count?: number;
+  sources_count?: number;
+}
+
+export interface Detail {
+  record: AnyRecord;
+  meta: DetailMeta;
+}
+
+/** Per-call context a source may forward (upstream mode forwards the request id). */
+export interface SourceContext {
+  requestId: string;
+}
+
+/**
+ * Where the core reads records: the bundled dataset or an upstream backend.
+ * `undefined` means the record (or the scope's parent) does not exist.
+ * A page past the last returns no items; the envelope decides whether that is a 404.
+ */
+export interface RecordSource {
+  list(resource: ResourceName, query: ListQuery, scope: Scope | undefined, ctx: SourceContext): Promise<ListPage | undefined>;
+  get(resource: ResourceName, id: string, ctx: SourceContext): Promise<Detail | undefined>;
+}
+
+/** The canonical page size (v2). */
+export const PAGE_SIZE = 20;

@@ -1,0 +1,66 @@
+import { sign, verify } from 'hono/jwt';
+import { ApiError } from '../errors/api-error';
+import type { Clock } from './clock';
+import type { Principal } from './credentials/credential-store';
+import type { ResourceName } from './record-source';
+
+/** Lifetime of a minted access token (spec: 15 minutes). */
+export const TOKEN_LIFETIME_SECONDS = 900;
+
+export interface IssuedToken {
+  accessToken: string;
+  expiresIn: number;
+}
+
+/**
+ * Mints and checks the OAuth access tokens. They are HMAC-signed and carry the client's access,
+ * so any instance with the same secret verifies them without shared state.
+ */
+export interface TokenService {
+  issue(principal: Principal): Promise<IssuedToken>;
+  /** The token's principal; `undefined` when the text is not a signed token at all. */
+  verify(token: string): Promise<Principal | undefined>;
+}
+
+interface Claims {
+  [key: string]: unknown;
+  sub: string;
+  iat: number;
+  exp: number;
+  res: ResourceName[];
+  pre: boolean;
+}
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+export class HmacTokenService implements TokenService {
+  constructor(private readonly secret: string, private readonly clock: Clock) {}
+
+  async issue(principal: Principal): Promise<IssuedToken> {
+    const iat = Math.floor(this.clock.now() / 1000);
+    const claims: Claims = {
+      sub: principal.id,
+      iat,
+      exp: iat + TOKEN_LIFETIME_SECONDS,
+      res: [...principal.access.resources],
+      pre: principal.access.preview,
+    };
+    return { accessToken: await sign(claims, this.secret, 'HS256'), expiresIn: TOKEN_LIFETIME_SECONDS };
+  }
+
+  async verify(token: string): Promise<Principal | undefined> {
+    if (!JWT_SHAPE.test(token)) return undefined;
+    let claims: Claims;
+    try {
+      // Expiry is checked here against the injected clock, not by the library's wall clock.
+      claims = (await verify(token, this.secret, { alg: 'HS256', exp: false, nbf: false, iat: false })) as Claims;
+    } catch {
+      throw new ApiError('auth/invalidCredential', 'The access token is not valid.');
+    }
+    if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string' || !Array.isArray(claims.res)) {
+      throw new ApiError('auth/invalidCredential', 'The access token is not valid.');
+    }
+    if (claims.exp * 1000 <= this.clock.now()) throw new ApiError('auth/tokenExpired', 'The access token has expired; request a new one.');
+    return { kind: 'client', id: claims.sub, access: { resources: claims.res, preview: claims.pre === true } };
+  }
+}

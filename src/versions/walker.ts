@@ -1,0 +1,63 @@
+import type { ApiError } from '../errors/api-error';
+import type { ListQuery, ResourceName } from '../services/record-source';
+import type { CredentialRules, JsonObject, PageResult, RenderedError, Version, VersionChange } from './version';
+
+/** The canonical (v2) credential rules: the `Authorization` header, ApiKey or Bearer. */
+export const CORE_CREDENTIALS: CredentialRules = { places: ['authorization'], schemes: ['apikey', 'bearer'] };
+
+/** A version's changes ordered from the core outward (a version's parent's changes come first). */
+export function chain(version: Version | undefined): readonly VersionChange[] {
+  if (!version) return [];
+  return [...chain(version.parent), ...version.changes];
+}
+
+/** Applies each version change's hooks; the only place that walks the version chain. */
+export const walk = {
+  credentials(version: Version): CredentialRules {
+    return chain(version).reduce((rules, ch) => ch.credentials?.(rules) ?? rules, CORE_CREDENTIALS);
+  },
+  /** A list query in the caller's version, migrated to the core (outermost change first). */
+  listQuery(version: Version, query: ListQuery): ListQuery {
+    return [...chain(version)].reverse().reduce((q, ch) => ch.listQuery?.(q) ?? q, query);
+  },
+  page(version: Version, page: PageResult, requested: ListQuery): PageResult {
+    return chain(version).reduce((p, ch) => ch.page?.(p, requested) ?? p, page);
+  },
+  record(version: Version, record: JsonObject, resource: ResourceName): JsonObject {
+    return chain(version).reduce((r, ch) => ch.record?.(r, resource) ?? r, record);
+  },
+  collection(version: Version, body: JsonObject): JsonObject {
+    return chain(version).reduce((b, ch) => ch.collection?.(b) ?? b, body);
+  },
+  detail(version: Version, body: JsonObject): JsonObject {
+    return chain(version).reduce((b, ch) => ch.detail?.(b) ?? b, body);
+  },
+  /** The error shape of the outermost change that defines one, if any. */
+  error(version: Version | undefined, error: ApiError): RenderedError | undefined {
+    const renderer = [...chain(version)].reverse().find((ch) => ch.error);
+    return renderer?.error?.(error);
+  },
+  headers(version: Version | undefined, headers: Headers): void {
+    for (const ch of chain(version)) ch.headers?.(headers);
+  },
+  hasEnumerations(version: Version): boolean {
+    return !chain(version).some((ch) => ch.withoutEnumerations);
+  },
+  previewOnly(version: Version): boolean {
+    return chain(version).some((ch) => ch.previewOnly);
+  },
+  retiredAt(version: Version | undefined): number | undefined {
+    const instants = chain(version).flatMap((ch) => (ch.retiredAt === undefined ? [] : [ch.retiredAt]));
+    return instants.length > 0 ? Math.min(...instants) : undefined;
+  },
+};
+
+/** The version a path belongs to and the base the caller used (`/api/v1` stays `/api/v1`). */
+export function resolveVersion(versions: readonly Version[], path: string): { version: Version; base: string } | undefined {
+  for (const version of versions) {
+    for (const base of version.bases) {
+      if (path === base || path.startsWith(`${base}/`)) return { version, base };
+    }
+  }
+  return undefined;
+}
