@@ -1,0 +1,17 @@
+/** The outcome of counting one request against a bucket. */
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  /** Requests left in the current window after this one (0 when refused). */
+  remaining: number;
+  /** Seconds until the window resets (the `t` of `RateLimit`, the `Retry-After` of a 429). */
+  resetSeconds: number;
+}
+
+/**
+ * Counts requests per bucket (a project, a token subject, an OAuth client) in fixed windows.
+ * Node uses an in-memory implementation; the Workers entry a Durable Object per bucket.
+ */
+export interface RateLimiter {
+  hit(bucket: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
+}
