@@ -8,6 +8,9 @@ import { ManualClock } from '../../src/services/clock';
 import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
 import { assembleServices } from '../../src/services/index';
+import { DEMO, type SuiteClient } from '../suites/client';
+
+export { DEMO, json, walkPages } from '../suites/client';
 
 /** The committed fixture, read once per test file. */
 export const dataset: Dataset = JSON.parse(readFileSync(new URL('../../fixtures/taxa.json', import.meta.url), 'utf8'));
@@ -21,22 +24,12 @@ export function bundledSource(): BundledSource {
 /** A date inside every window (after the HTTPS cut-off, before the v1 sunset). */
 export const NOW = '2026-11-21T12:00:00Z';
 
-export const DEMO = {
-  key: 'ApiKey demo-project-key',
-  speciesOnlyKey: 'ApiKey demo-species-only-key',
-  personalToken: 'Bearer demo-personal-token',
-  clientId: 'demo-client',
-  clientSecret: 'demo-client-secret',
-} as const;
-
-export interface TestApp {
+export interface TestApp extends SuiteClient {
   app: ReturnType<typeof createApp>;
   config: Config;
   services: Services;
   clock: ManualClock;
   logs: LogLine[];
-  /** `app.request` on https://localhost with the demo key unless `headers` says otherwise. */
-  get(path: string, headers?: Record<string, string>, init?: RequestInit): Promise<Response>;
 }
 
 export function testApp(options: { env?: ConfigVars; now?: string; services?: Partial<Services> } = {}): TestApp {
@@ -59,27 +52,3 @@ export function testApp(options: { env?: ConfigVars; now?: string; services?: Pa
   return { app, config, services, clock, logs, get };
 }
 
-/** Parses a JSON body, failing with the status and raw text when it is not JSON. */
-export async function json<T = any>(res: Response): Promise<T> {
-  const text = await res.text();
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new Error(`expected JSON, got ${res.status}: ${text.slice(0, 300)}`);
-  }
-}
-
-/** Follows `links.next` from `path`, returning every page's body. */
-export async function walkPages(t: Pick<TestApp, 'get'>, path: string, headers?: Record<string, string>): Promise<any[]> {
-  const pages: any[] = [];
-  let next: string | undefined = path;
-  while (next) {
-    const res = await t.get(next, headers);
-    const body = await json(res);
-    if (res.status !== 200) throw new Error(`${next} -> ${res.status} ${JSON.stringify(body)}`);
-    pages.push(body);
-    next = body.links?.next;
-    if (pages.length > 2000) throw new Error('runaway walk');
-  }
-  return pages;
-}

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
-import type { Dataset, SpeciesRecord } from '../src/core/records.js';
+import type { Dataset, SpeciesRecord } from '../../src/core/records.js';
 
-const text = readFileSync(new URL('../fixtures/taxa.json', import.meta.url), 'utf8');
+const text = readFileSync(new URL('../../fixtures/taxa.json', import.meta.url), 'utf8');
 const data = JSON.parse(text) as Dataset;
 const species = new Map(data.species.map((s) => [s.id, s]));
 
