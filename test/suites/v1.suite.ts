@@ -39,7 +39,7 @@ const WALKS = [
 
 const ids = (pages: any[]) => pages.flatMap((p) => p.data.map((r: any) => r.id));
 
-/** Follows `links.next` from `path` (no page cap: `/species` is 3,280 v1 pages). */
+/** Follows `links.next` from `path`; `/species` is 3,280 v1 pages, so the cap is above that. */
 async function walk(client: SuiteClient, path: string): Promise<any[]> {
   const pages: any[] = [];
   for (let next: string | undefined = path; next; next = pages.at(-1).links.next) {
@@ -47,6 +47,7 @@ async function walk(client: SuiteClient, path: string): Promise<any[]> {
     const body = await json(res);
     if (res.status !== 200) throw new Error(`${next} -> ${res.status} ${JSON.stringify(body)}`);
     pages.push(body);
+    if (pages.length > 3500) throw new Error(`runaway walk from ${path}: at ${next}`);
   }
   return pages;
 }
