@@ -43,13 +43,7 @@ function credentialStore(config: Config) {
 
 export function main(): void {
   const started = performance.now();
-  let config: Config;
-  try {
-    config = parseConfig(process.env);
-  } catch (err) {
-    console.error((err as Error).message);
-    process.exit(1);
-  }
+  const config = parseConfig(process.env);
   if (!config.tokenSigningSecret) warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-process secret.');
   const source = new BundledSource(loadDataset());
   const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection });
@@ -78,4 +72,13 @@ export function main(): void {
 }
 
 // Started as a program (`npm start`), not imported (tests import `nodeConnection`).
-if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) main();
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  try {
+    main();
+  } catch (err) {
+    // A bad setting stops start-up with one line naming the variable, never a stack or a secret.
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
+}
