@@ -1,9 +1,10 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppDeps, AppEnv } from '../env';
+import type { RenderedError } from '../versions/version';
 import { walk } from '../versions/walker';
 import { ApiError } from './api-error';
-import { problemSlug, type ErrorCode } from './codes';
+import { isOAuthCode, oauthErrorName, problemSlug, type ErrorCode } from './codes';
 
 /** Any thrown value as an ApiError; the unexpected become `svc/internalError`, details hidden. */
 export function toApiError(err: unknown): ApiError {
@@ -28,7 +29,7 @@ export function renderError(err: unknown, c: Context<AppEnv>, { config, services
   if (error.code === 'svc/internalError' && err !== error) {
     services.log({ level: 'error', request_id: c.get('requestId'), error: err instanceof Error ? err.name : typeof err, message: err instanceof Error ? err.message : undefined });
   }
-  const rendered = walk.error(c.get('version'), error) ?? {
+  const rendered = walk.error(c.get('version'), error) ?? (isOAuthCode(error.code) ? oauthError(error) : {
     contentType: 'application/problem+json',
     body: {
       type: `${config.docsUrl}/problems/${problemSlug(error.code)}`,
@@ -38,8 +39,18 @@ export function renderError(err: unknown, c: Context<AppEnv>, { config, services
       ...(error.detail ? { detail: error.detail } : {}),
       instance: `urn:${config.serviceName}:request:${c.get('requestId')}`,
     },
-  };
+  });
   const headers = new Headers(error.headers);
   headers.set('Content-Type', rendered.contentType);
   return new Response(c.req.method === 'HEAD' ? null : JSON.stringify(rendered.body), { status: error.status, headers });
+}
+
+/**
+ * The token endpoint's error body (RFC 6749 5.2), which OAuth client libraries parse. The
+ * description keeps only the characters RFC 6749 allows there: printable ASCII except the
+ * double quote and the backslash.
+ */
+function oauthError(error: ApiError): RenderedError {
+  const description = (error.detail ?? error.title).replace(/[^\x20\x21\x23-\x5B\x5D-\x7E]/g, '');
+  return { contentType: 'application/json', body: { error: oauthErrorName(error.code), error_description: description } };
 }
