@@ -5,7 +5,7 @@ import type { AppDeps, AppEnv } from '../env';
 import type { RenderedError } from '../versions/version';
 import { walk } from '../versions/walker';
 import { ApiError } from './api-error';
-import { problemSlug, type ErrorCode } from './codes';
+import { isOAuthCode, oauthErrorName, problemSlug, type ErrorCode } from './codes';
 
 /** Any thrown value as an ApiError; the unexpected become `svc/internalError`, details hidden. */
 export function toApiError(err: unknown): ApiError {
@@ -30,7 +30,7 @@ export function renderError(err: unknown, c: Context<AppEnv>, { config, services
   if (error.code === 'svc/internalError' && err !== error) {
     services.log({ level: 'error', request_id: c.get('requestId'), error: err instanceof Error ? err.name : typeof err, message: err instanceof Error ? err.message : undefined });
   }
-  const rendered = walk.error(c.get('version'), error) ?? problemJson(error, config, c.get('requestId'));
+  const rendered = walk.error(c.get('version'), error) ?? (isOAuthCode(error.code) ? oauthError(error) : problemJson(error, config, c.get('requestId')));
   const headers = new Headers(error.headers);
   headers.set('Content-Type', rendered.contentType);
   return new Response(c.req.method === 'HEAD' ? null : JSON.stringify(rendered.body), { status: error.status, headers });
@@ -49,4 +49,14 @@ export function problemJson(error: ApiError, config: Pick<Config, 'docsUrl' | 's
       instance: `urn:${config.serviceName}:request:${requestId}`,
     },
   };
+}
+
+/**
+ * The token endpoint's error body (RFC 6749 5.2), which OAuth client libraries parse. The
+ * description keeps only the characters RFC 6749 allows there: printable ASCII except the
+ * double quote and the backslash.
+ */
+function oauthError(error: ApiError): RenderedError {
+  const description = (error.detail ?? error.title).replace(/[^\x20\x21\x23-\x5B\x5D-\x7E]/g, '');
+  return { contentType: 'application/json', body: { error: oauthErrorName(error.code), error_description: description } };
 }

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/core/crypto';
+import { json, walkPages, type SuiteClient } from '../suites/client';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const children: ChildProcess[] = [];
+afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
+
+/** Starts `src/node.ts` as a real process on a free loopback port; resolves with its first log lines. */
+function startGateway(env: Record<string, string>): Promise<{ port: number; lines: string[]; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${lines.join('\n')}`)), 20_000);
+    createInterface({ input: child.stderr! }).on('line', (l) => lines.push(l));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      const port = line.includes('gateway listening') ? JSON.parse(line).port : undefined;
+      if (port) {
+        clearTimeout(timer);
+        resolve({ port, lines, child });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`exited ${code}: ${lines.join('\n')}`), { code, lines }));
+    });
+  });
+}
+
+const over = (port: number, authorization: string): SuiteClient => ({
+  get: (path, headers = { Authorization: authorization }, init = {}) => fetch(`http://127.0.0.1:${port}${path}`, { ...init, headers }),
+});
+
+describe('the Node server on a real loopback port', () => {
+  it('starts over the whole dataset and walks an enumeration by links.next', async () => {
+    const { port, lines } = await startGateway({});
+    const startup = JSON.parse(lines.find((l) => l.includes('gateway listening'))!);
+    // Issue 2 asks for start-up under 2 s; printed for the record, not asserted (machines vary).
+    console.log(`start-up over ${startup.records.species} taxa: ${startup.startup_ms} ms`);
+    expect(startup.records).toEqual({ species: 32800, genus: 3731, families: 361, plants: 24552 });
+    const pages = await walkPages(over(port, 'ApiKey demo-project-key'), '/v2/families/Rosaceae/genus?order[name]=desc');
+    const genera = pages.flatMap((p) => p.data);
+    expect(genera.length).toBe(pages[0].meta.total);
+    expect(pages.length).toBe(pages[0].meta.last_page);
+    expect(genera.every((g: any) => g.family_id === 'Rosaceae')).toBe(true);
+    expect(lines.some((l) => l.includes('CREDENTIALS_FILE is not set'))).toBe(true);
+  });
+
+  it('serves the credentials of CREDENTIALS_FILE instead of the demo store', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'creds-'));
+    const file = join(dir, 'credentials.json');
+    writeFileSync(file, JSON.stringify({ projects: [{ id: 'acme', key_sha256: await sha256Hex('acme-secret-key'), resources: ['families'] }] }));
+    const { port } = await startGateway({ CREDENTIALS_FILE: file });
+    const client = over(port, 'ApiKey acme-secret-key');
+    expect((await client.get('/v2/families')).status).toBe(200);
+    expect((await json(await client.get('/v2/species'))).code).toBe('auth/forbidden');
+    expect((await client.get('/v2/families', { Authorization: 'ApiKey demo-project-key' })).status).toBe(401);
+  });
+
+  it.each([
+    [{ RATE_LIMIT_PER_MINUTE: 'lots' }, 'RATE_LIMIT_PER_MINUTE'],
+    [{ CREDENTIALS_FILE: '/nonexistent/credentials.json' }, 'CREDENTIALS_FILE'],
+  ])('refuses to start on bad configuration %j, naming the variable', async (env, name) => {
+    const failure = await startGateway(env).then(
+      () => undefined,
+      (err: { code?: number; lines?: string[] }) => err,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.lines?.join('\n')).toContain(name);
+  });
+});
