@@ -108,6 +108,15 @@ async function examples(change: VersionChange, source: RecordSource, config: Con
     const routes = (status: number) => ENUMERATIONS.map(({ parent, child }) => `GET /${parent}/{id}/${child}  ->  ${status}`).join('\n');
     out.push({ caption: 'The enumeration routes', lang: 'text', v1: routes(404), v2: routes(200) });
   }
+  if (change.withoutCors) {
+    const preflight = 'OPTIONS /species with Origin and Access-Control-Request-Method (a CORS preflight)';
+    out.push({
+      caption: 'Calls from a browser page on another origin',
+      lang: 'text',
+      v1: `${preflight}\n  -> not answered: no Access-Control-* headers, the browser blocks the call`,
+      v2: `${preflight}\n  -> 204, Access-Control-Allow-Origin: *, Authorization allowed (member tokens only; API keys stay server-side)`,
+    });
+  }
   if (change.headers) {
     const v1Headers = new Headers();
     change.headers(v1Headers);

@@ -17,6 +17,7 @@ import { v1 } from '../../src/versions/v1/index';
 import { languageName, languageNames } from '../../src/versions/v1/language-names';
 import { legacyCredentials } from '../../src/versions/v1/legacy-credentials';
 import { legacyErrors } from '../../src/versions/v1/legacy-errors';
+import { noCors } from '../../src/versions/v1/no-cors';
 import { noEnumerations } from '../../src/versions/v1/no-enumerations';
 import { pagesOfTen } from '../../src/versions/v1/pages-of-ten';
 import { totalOnlyMeta } from '../../src/versions/v1/total-only-meta';
@@ -40,7 +41,7 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 const offenders = (records: JsonObject[], ok: (v2Record: JsonObject) => boolean) => records.filter((r) => !ok(r)).map((r) => r.id);
 
 describe('the v1 version', () => {
-  it('is one named, described change per row of the differences table, in its order, then the deprecation', () => {
+  it('is one named, described change per row of the differences table, in its order, then no CORS and the deprecation', () => {
     expect(V1.bases).toEqual(['/v1', '/api/v1']);
     expect(V1.parent).toBeUndefined();
     expect(V1.changes.map((c) => c.name)).toEqual([
@@ -53,6 +54,7 @@ describe('the v1 version', () => {
       'total-only-meta',
       'legacy-errors',
       'no-enumerations',
+      'no-cors',
       'deprecation',
     ]);
     for (const change of V1.changes) expect(change.description, change.name).toMatch(/^[^\n]+[.]$/);
@@ -236,6 +238,14 @@ describe('no-enumerations', () => {
     expect(noEnumerations.withoutEnumerations).toBe(true);
     expect(walk.hasEnumerations(v2)).toBe(true);
     expect(walk.hasEnumerations(V1)).toBe(false);
+  });
+});
+
+describe('no-cors', () => {
+  it('keeps browsers out of v1 only', () => {
+    expect(noCors.withoutCors).toBe(true);
+    expect(walk.answersCors(v2)).toBe(true);
+    expect(walk.answersCors(V1)).toBe(false);
   });
 });
 

@@ -67,6 +67,46 @@ describe('v1 after its sunset (ManualClock)', () => {
   });
 });
 
+describe('policies answer v1 in v1 shape, with the deprecation headers', () => {
+  const plain = (t: ReturnType<typeof testApp>, path: string, headers: Record<string, string> = { Authorization: DEMO.key }) =>
+    t.app.request(`http://api.example.com${path}`, { headers });
+  const expectDeprecated = (res: Response) => {
+    expect(res.headers.get('Deprecation')).toBe(DEFAULT_HEADERS.deprecation);
+    expect(res.headers.get('Sunset')).toBe(DEFAULT_HEADERS.sunset);
+    expect(res.headers.get('Link')).toBe(DEFAULT_HEADERS.link);
+  };
+
+  it('plain HTTP before the cut-off: 301 to https, keeping /api/v1', async () => {
+    const res = await plain(testApp({ now: '2026-08-30T00:00:00Z' }), '/api/v1/species?q=oak&page=2');
+    expect(res.status).toBe(301);
+    expect(res.headers.get('Location')).toBe('https://api.example.com/api/v1/species?q=oak&page=2');
+    expectDeprecated(res);
+  });
+
+  it('plain HTTP after the cut-off: 426 as {statusCode, message}', async () => {
+    const res = await plain(testApp(), '/v1/species');
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(426);
+    expect(res.headers.get('Content-Type')).toBe('application/json');
+    expect(body).toEqual({ statusCode: 426, message: expect.stringContaining('https://api.example.com/v1/species') });
+    expectDeprecated(res);
+  });
+
+  it('over the rate limit: 429 as {statusCode, message}, with Retry-After; the limit counts v1 credential places', async () => {
+    const t = testApp({ env: { RATE_LIMIT_PER_MINUTE: '2' } });
+    const ok = await t.get('/v1/species?key=demo-project-key', {});
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('RateLimit')).toMatch(/^"default";r=1;t=\d+$/);
+    expect((await t.get('/api/v1/species', { 'x-api-key': 'demo-project-key' })).status).toBe(200);
+    const res = await t.get('/v1/species', { Authorization: DEMO.key });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(429);
+    expect(body).toEqual({ statusCode: 429, message: expect.any(String) });
+    expect(res.headers.get('Retry-After')).toMatch(/^\d+$/);
+    expectDeprecated(res);
+  });
+});
+
 describe('v1 credentials in the access log', () => {
   const PLACES: [string, string, Record<string, string>, string][] = [
     ['Authorization ApiKey', '/v1/species', { Authorization: DEMO.key }, 'apiKey'],

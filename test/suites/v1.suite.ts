@@ -199,6 +199,26 @@ export function v1Suite(client: () => SuiteClient, expected: V1Headers): void {
     });
   });
 
+  describe('v1: no-cors, browsers get no CORS answers', () => {
+    const ORIGIN = 'https://field-guide.example';
+    it('answers neither a preflight nor a cross-origin GET with Access-Control-* headers; v2 does', async () => {
+      const preflight = { Origin: ORIGIN, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' };
+      const v2 = await get('/v2/species', preflight, { method: 'OPTIONS' });
+      expect(v2.status).toBe(204);
+      expect(v2.headers.get('Access-Control-Allow-Origin')).toBe('*');
+      for (const base of V1_BASES) {
+        const res = await get(`${base}/species`, preflight, { method: 'OPTIONS' });
+        const cross = await get(`${base}/species?q=oak`, { Origin: ORIGIN, Authorization: DEMO.personalToken });
+        expect(cross.status, base).toBe(200);
+        for (const r of [res, cross]) {
+          expect([...r.headers.keys()].filter((k) => k.startsWith('access-control-')), base).toEqual([]);
+          expectDeprecated(r, base);
+        }
+        expect(res.status, base).not.toBe(204);
+      }
+    });
+  });
+
   describe('v1: legacy-errors, the same errors as v2 in the v1 body', () => {
     const long = 'a'.repeat(201);
     const CASES: [string, string, Record<string, string> | undefined, RequestInit?][] = [

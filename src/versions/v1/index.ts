@@ -6,6 +6,7 @@ import { flowerOrSeed } from './flower-or-seed';
 import { languageNames } from './language-names';
 import { legacyCredentials } from './legacy-credentials';
 import { legacyErrors } from './legacy-errors';
+import { noCors } from './no-cors';
 import { noEnumerations } from './no-enumerations';
 import { pagesOfTen } from './pages-of-ten';
 import { totalOnlyMeta } from './total-only-meta';
@@ -13,7 +14,8 @@ import { uppercaseEnums } from './uppercase-enums';
 
 /**
  * v1, deprecated and frozen: the v2 core seen through one change per row of the spec's
- * "Differences from v1 to v2" table, in the table's order (the migration guide follows it).
+ * "Differences from v1 to v2" table, in the table's order (the migration guide follows it), then
+ * what CONTRACT sections 10 and 14 add: no CORS, and the deprecation headers and sunset.
  */
 export function v1(config: Config): Version {
   return {
@@ -29,6 +31,7 @@ export function v1(config: Config): Version {
       totalOnlyMeta,
       legacyErrors,
       noEnumerations,
+      noCors,
       deprecation(config),
     ],
   };
