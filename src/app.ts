@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Config } from './config';
+import { readyz } from './core/readiness';
 import { coreRoutes } from './core/routes';
 import type { AppEnv, Services } from './env';
 import { ApiError } from './errors/api-error';
@@ -23,6 +24,7 @@ export function createApp(config: Config, services: Services): Hono<AppEnv> {
   app.use(authenticate(services, config.serviceName));
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', readyz(services));
 
   const core = coreRoutes(services);
   for (const version of versions) {

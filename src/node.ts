@@ -7,7 +7,9 @@ import type { Dataset } from './core/records';
 import { BundledSource } from './services/bundled/bundled-source';
 import { MemoryCredentialStore, parseCredentialDocument } from './services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from './services/credentials/demo-credentials';
-import { assembleServices, randomSecret } from './services/index';
+import { systemClock } from './services/clock';
+import { assembleServices, consoleLog, randomSecret } from './services/index';
+import { createUpstreamSource } from './services/upstream/index';
 
 const FIXTURE = new URL('../fixtures/taxa.json', import.meta.url);
 
@@ -40,7 +42,9 @@ export function main(): void {
     process.exit(1);
   }
   if (!config.tokenSigningSecret) warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-process secret.');
-  const source = new BundledSource(loadDataset());
+  // Upstream mode (CONTRACT section 12) never loads the bundled dataset.
+  const bundled = config.upstreamUrl ? undefined : new BundledSource(loadDataset());
+  const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log: consoleLog });
   const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret() });
   const app = createApp(config, services);
 
@@ -49,8 +53,8 @@ export function main(): void {
       level: 'info',
       message: 'gateway listening',
       port: info.port,
-      mode: 'bundled',
-      records: source.counts(),
+      mode: bundled ? 'bundled' : 'upstream',
+      records: bundled?.counts(),
       startup_ms: Math.round(performance.now() - started),
       config: describeConfig(config),
     }));
