@@ -61,6 +61,8 @@ export class UpstreamClient {
   private readonly budget: RetryBudget;
   private readonly fetchFn: typeof fetch;
   private readonly inflight = new Map<string, Promise<unknown>>();
+  /** Cache entries already parsed and validated; an in-memory cache hands back the same entry object. */
+  private readonly decoded = new WeakMap<CachedResponse, unknown>();
 
   constructor(private readonly options: UpstreamOptions) {
     const { tuning, clock, log } = options;
@@ -126,10 +128,17 @@ export class UpstreamClient {
     }
   }
 
-  /** A cached body, re-validated (a shared cache is not trusted blindly); undefined if it fails. */
+  /**
+   * A cached body, parsed and re-validated once per entry object (a shared cache is not trusted
+   * blindly); undefined if it fails. Records are then shared between requests, as the bundled
+   * source shares its records: version changes copy, never mutate.
+   */
   private decode<T>(entry: CachedResponse, validate: Validate<T>): T | undefined {
+    if (this.decoded.has(entry)) return this.decoded.get(entry) as T;
     try {
-      return validate(JSON.parse(entry.body));
+      const value = validate(JSON.parse(entry.body));
+      this.decoded.set(entry, value);
+      return value;
     } catch {
       return undefined;
     }
