@@ -1,21 +1,12 @@
 /** The upstream response cache: freshness from Cache-Control, stale-on-error within a bound, coalescing. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freshnessMs } from '../../src/services/upstream/freshness';
 import { MemoryResponseCache } from '../../src/services/upstream/memory-cache';
 import { ManualClock } from '../../src/services/clock';
 import { DEMO, json } from '../support/harness';
-import { fakePage, fakeUpstream, pageOf, sendJson, sleep, upstreamGateway, type FakeUpstream, type Handler } from '../support/upstream';
+import { fakePage, fakesClosedAfterEach, pageOf, sendJson, sleep, upstreamGateway, type Handler } from '../support/upstream';
 
-const opened: FakeUpstream[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((f) => f.close()));
-});
-
-async function fake(handler: Handler): Promise<FakeUpstream> {
-  const f = await fakeUpstream(handler);
-  opened.push(f);
-  return f;
-}
+const fake = fakesClosedAfterEach();
 
 /** Pages whose records say which upstream answer they came from. */
 const numbered = (headers: Record<string, string> = {}): Handler => (req, res, n) => {

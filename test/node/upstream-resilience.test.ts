@@ -1,20 +1,11 @@
 /** Retries within a budget, and the circuit breaker, against a fake upstream on loopback. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CircuitBreaker } from '../../src/services/upstream/breaker';
 import { RetryBudget } from '../../src/services/upstream/retry-budget';
 import { json } from '../support/harness';
-import { fakePage, fakeUpstream, pageOf, sendJson, upstreamGateway, type FakeUpstream, type Handler } from '../support/upstream';
+import { fakePage, fakesClosedAfterEach, pageOf, sendJson, upstreamGateway, type Handler } from '../support/upstream';
 
-const opened: FakeUpstream[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((f) => f.close()));
-});
-
-async function fake(handler: Handler): Promise<FakeUpstream> {
-  const f = await fakeUpstream(handler);
-  opened.push(f);
-  return f;
-}
+const fake = fakesClosedAfterEach();
 
 const ok: Handler = (req, res) => sendJson(res, req.url!.includes('/species/') ? { data: { id: 'SP1' }, meta: { last_modified: '2026-03-18T00:00:00Z' } } : fakePage(pageOf(req)));
 const down: Handler = (_q, res) => sendJson(res, {}, 503);

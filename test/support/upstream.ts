@@ -2,11 +2,11 @@
 import { serve } from '@hono/node-server';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import { parseConfig, type UpstreamTuning } from '../../src/config';
 import { PAGE_SIZE } from '../../src/services/record-source';
 import { ManualClock } from '../../src/services/clock';
 import type { LogLine } from '../../src/env';
-import type { CircuitBreaker } from '../../src/services/upstream/breaker';
 import { MemoryResponseCache, UpstreamSource } from '../../src/services/upstream/index';
 import type { RetryBudget } from '../../src/services/upstream/retry-budget';
 import { DEMO, NOW, testApp, type TestApp } from './harness';
@@ -65,6 +65,19 @@ export async function fakeUpstream(handler: Handler): Promise<FakeUpstream> {
   return fake;
 }
 
+/** Makes fake upstreams that are closed after each test of the calling file. */
+export function fakesClosedAfterEach(): (handler: Handler) => Promise<FakeUpstream> {
+  const opened: FakeUpstream[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((f) => f.close()));
+  });
+  return async (handler) => {
+    const f = await fakeUpstream(handler);
+    opened.push(f);
+    return f;
+  };
+}
+
 /** A port on 127.0.0.1 that nothing listens on (connection refused). */
 export async function closedPort(): Promise<string> {
   const server = createServer();
@@ -117,7 +130,6 @@ export interface UpstreamGateway extends TestApp {
 export function upstreamGateway(baseUrl: string, options: {
   tuning?: Partial<UpstreamTuning>;
   authorization?: string;
-  breaker?: (clock: ManualClock) => CircuitBreaker;
   retryBudget?: RetryBudget;
 } = {}): UpstreamGateway {
   const clock = new ManualClock(Date.parse(NOW));
@@ -131,12 +143,11 @@ export function upstreamGateway(baseUrl: string, options: {
     clock,
     tuning,
     log: (line) => upstreamLogs.push(line),
-    breaker: options.breaker?.(clock),
     retryBudget: options.retryBudget,
   });
   const gateway = testApp({ env: { UPSTREAM_URL: baseUrl }, services: { source, clock } });
   return { ...gateway, clock, source, cache, upstreamLogs };
 }
 
-/** Parses the env a test would set, to check `parseConfig` accepts the upstream variables. */
+/** The configuration a test's environment gives. */
 export const configWith = (env: Record<string, string>) => parseConfig({ TOKEN_SIGNING_SECRET: 'x', ...env });

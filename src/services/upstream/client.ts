@@ -8,6 +8,7 @@ import type { CachedResponse, ResponseCache } from '../response-cache';
 import { CircuitBreaker } from './breaker';
 import { MalformedUpstream } from './envelope';
 import { freshnessMs, retryAfterSeconds } from './freshness';
+import { pause, readBounded } from './io';
 import { RetryBudget } from './retry-budget';
 
 export interface UpstreamOptions {
@@ -206,41 +207,4 @@ export class UpstreamClient {
     }
     return failure(unavailable(), `answered an unexpected ${status}`, { outage: false, level: 'error' });
   }
-}
-
-/** The body as text, refusing more than `max` bytes. */
-async function readBounded(res: Response, max: number): Promise<string> {
-  if (Number(res.headers.get('content-length')) > max) throw new MalformedUpstream(`body larger than ${max} bytes`);
-  if (!res.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      void reader.cancel().catch(() => {});
-      throw new MalformedUpstream(`body larger than ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
-}
-
-/** Waits `ms`, or less if the deadline passes first. */
-function pause(ms: number, deadline: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    deadline.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
 }
