@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Config } from './config';
+import { readyz } from './core/readiness';
 import { coreRoutes } from './core/routes';
 import type { AppEnv, Services } from './env';
 import { ApiError } from './errors/api-error';
@@ -17,6 +18,7 @@ export function createApp(config: Config, services: Services): Hono<AppEnv> {
   for (const policy of policies(config, services, versions)) app.use(policy);
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', readyz(services));
   app.route('/', oauthTokenRoute(config, services));
 
   const core = coreRoutes(services);

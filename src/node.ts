@@ -11,8 +11,10 @@ import type { Dataset } from './core/records';
 import { BundledSource } from './services/bundled/bundled-source';
 import { MemoryCredentialStore, parseCredentialDocument } from './services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from './services/credentials/demo-credentials';
+import { systemClock } from './services/clock';
 import type { ConnectionInfo } from './services/connection';
-import { assembleServices, randomSecret } from './services/index';
+import { assembleServices, consoleLog, randomSecret } from './services/index';
+import { createUpstreamSource } from './services/upstream/index';
 
 const FIXTURE = new URL('../fixtures/taxa.json', import.meta.url);
 
@@ -45,7 +47,9 @@ export function main(): void {
   const started = performance.now();
   const config = parseConfig(process.env);
   if (!config.tokenSigningSecret) warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-process secret.');
-  const source = new BundledSource(loadDataset());
+  // Upstream mode (CONTRACT section 12) never loads the bundled dataset.
+  const bundled = config.upstreamUrl ? undefined : new BundledSource(loadDataset());
+  const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log: consoleLog });
   const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection });
   const app = createApp(config, services);
 
@@ -54,8 +58,8 @@ export function main(): void {
       level: 'info',
       message: 'gateway listening',
       port: info.port,
-      mode: 'bundled',
-      records: source.counts(),
+      mode: bundled ? 'bundled' : 'upstream',
+      records: bundled?.counts(),
       startup_ms: Math.round(performance.now() - started),
       config: describeConfig(config),
     }));

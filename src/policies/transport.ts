@@ -9,7 +9,7 @@ import type { ConnectionInfo } from '../services/connection';
 export const HSTS = 'max-age=31536000';
 
 /** Health checks come from load balancers that probe over plain HTTP inside the network. */
-const EXEMPT_PATHS: ReadonlySet<string> = new Set(['/healthz']);
+const EXEMPT_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 
 /** `127.0.0.0/8`, `::1` and IPv4-mapped `::ffff:127.x.x.x`, as Node reports peer addresses. */
 export function isLoopbackAddress(address: string): boolean {

@@ -22,6 +22,9 @@ export interface ServiceParts {
   fallbackSigningSecret: string;
 }
 
+/** The default log: one JSON line per entry on stdout. */
+export const consoleLog = (line: LogLine): void => console.log(JSON.stringify(line));
+
 /** Assembles the services an entry chose into the set `createApp` takes. */
 export function assembleServices(config: Config, parts: ServiceParts): Services {
   const clock = parts.clock ?? systemClock;
@@ -30,7 +33,7 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     credentials: parts.credentials,
     clock,
     tokens: new HmacTokenService(config.tokenSigningSecret ?? parts.fallbackSigningSecret, clock),
-    log: parts.log ?? ((line) => console.log(JSON.stringify(line))),
+    log: parts.log ?? consoleLog,
     rateLimiter: parts.rateLimiter ?? new MemoryRateLimiter(clock),
     connection: parts.connection ?? urlConnection,
   };
