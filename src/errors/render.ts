@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import type { Config } from '../config';
 import type { AppDeps, AppEnv } from '../env';
 import type { RenderedError } from '../versions/version';
 import { walk } from '../versions/walker';
@@ -29,7 +30,15 @@ export function renderError(err: unknown, c: Context<AppEnv>, { config, services
   if (error.code === 'svc/internalError' && err !== error) {
     services.log({ level: 'error', request_id: c.get('requestId'), error: err instanceof Error ? err.name : typeof err, message: err instanceof Error ? err.message : undefined });
   }
-  const rendered = walk.error(c.get('version'), error) ?? (isOAuthCode(error.code) ? oauthError(error) : {
+  const rendered = walk.error(c.get('version'), error) ?? (isOAuthCode(error.code) ? oauthError(error) : problemJson(error, config, c.get('requestId')));
+  const headers = new Headers(error.headers);
+  headers.set('Content-Type', rendered.contentType);
+  return new Response(c.req.method === 'HEAD' ? null : JSON.stringify(rendered.body), { status: error.status, headers });
+}
+
+/** The RFC 9457 problem+json rendering of an error: v2's shape, and that of every path outside a version. */
+export function problemJson(error: ApiError, config: Pick<Config, 'docsUrl' | 'serviceName'>, requestId: string): RenderedError {
+  return {
     contentType: 'application/problem+json',
     body: {
       type: `${config.docsUrl}/problems/${problemSlug(error.code)}`,
@@ -37,12 +46,9 @@ export function renderError(err: unknown, c: Context<AppEnv>, { config, services
       status: error.status,
       code: error.code,
       ...(error.detail ? { detail: error.detail } : {}),
-      instance: `urn:${config.serviceName}:request:${c.get('requestId')}`,
+      instance: `urn:${config.serviceName}:request:${requestId}`,
     },
-  });
-  const headers = new Headers(error.headers);
-  headers.set('Content-Type', rendered.contentType);
-  return new Response(c.req.method === 'HEAD' ? null : JSON.stringify(rendered.body), { status: error.status, headers });
+  };
 }
 
 /**
