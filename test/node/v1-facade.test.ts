@@ -164,3 +164,12 @@ describe('pages-of-ten reads one core page per v1 page', () => {
     expect(calls).toEqual([{ q: 'oak', order: [{ field: 'slug', direction: 'desc' }], page: corePage }]);
   });
 });
+
+describe('v1 missing-credential message', () => {
+  it('names every place v1 accepts, while v2 names only the header', async () => {
+    const v1 = await json(await shared.get('/v1/species', {}));
+    expect(v1.message).toMatch(/Authorization header.*x-api-key header.*x-key header.*"key" query parameter.*"token" query parameter/);
+    const v2 = await json(await shared.get('/v2/species', {}));
+    expect(v2.detail).toBe('Send a credential in the Authorization header.');
+  });
+});
