@@ -22,14 +22,22 @@ export default defineConfig({
             main: './src/worker.ts',
             wrangler: { configPath: './wrangler.toml' },
             remoteBindings: false,
-            // As in production, where it is a secret (`wrangler secret put`), not a [vars] entry.
-            miniflare: { bindings: { TOKEN_SIGNING_SECRET: 'workers-test-signing-secret' } },
+            miniflare: {
+              bindings: {
+                // As in production, where it is a secret (`wrangler secret put`), not a [vars] entry.
+                TOKEN_SIGNING_SECRET: 'workers-test-signing-secret',
+                // High enough that suites walking thousands of pages in a minute are not throttled
+                // (as in the Node harness); test/workers/rate-limit.test.ts sets its own.
+                RATE_LIMIT_PER_MINUTE: '1000000',
+              },
+            },
           }),
         ],
         test: {
           name: 'workers',
           include: ['test/workers/**/*.test.ts'],
           setupFiles: ['test/workers/setup.ts'],
+          globalSetup: ['test/support/workers-global-setup.ts'],
         },
       },
     ],

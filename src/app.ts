@@ -1,13 +1,12 @@
 import { Hono } from 'hono';
 import type { Config } from './config';
+import { readyz } from './core/readiness';
 import { coreRoutes } from './core/routes';
 import type { AppEnv, Services } from './env';
 import { ApiError } from './errors/api-error';
 import { renderError } from './errors/render';
-import { accessLog } from './policies/access-log';
-import { authenticate } from './policies/auth';
-import { requestId } from './policies/request-id';
-import { retirement, versionContext } from './policies/version-context';
+import { policies } from './policies';
+import { oauthTokenRoute } from './routes/oauth-token';
 import { buildVersions } from './versions';
 
 /** The one factory both runtimes call: the whole gateway from a configuration and its services. */
@@ -15,14 +14,12 @@ export function createApp(config: Config, services: Services): Hono<AppEnv> {
   const versions = buildVersions(config);
   const app = new Hono<AppEnv>();
 
-  // The policies, in the order every request meets them.
-  app.use(requestId());
-  app.use(accessLog(services));
-  app.use(versionContext(versions));
-  app.use(retirement(services.clock));
-  app.use(authenticate(services, config.serviceName));
+  // The policies, in the order every request meets them (one list: src/policies/index.ts).
+  for (const policy of policies(config, services, versions)) app.use(policy);
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', readyz(services));
+  app.route('/', oauthTokenRoute(config, services));
 
   const core = coreRoutes(services);
   for (const version of versions) {

@@ -24,6 +24,8 @@ export interface Config {
 export interface UpstreamTuning {
   timeoutMs: number;
   retries: number;
+  /** Retries may add at most this share (%) of extra upstream requests, after a burst of 10. */
+  retryBudgetPercent: number;
   breakerThreshold: number;
   breakerCooldownMs: number;
   cacheTtlMs: number;
@@ -102,6 +104,7 @@ export function parseConfig(vars: ConfigVars): Config {
     upstream: {
       timeoutMs: int('UPSTREAM_TIMEOUT_MS', 5000, 1),
       retries: int('UPSTREAM_RETRIES', 1, 0),
+      retryBudgetPercent: int('UPSTREAM_RETRY_BUDGET_PERCENT', 10, 0),
       breakerThreshold: int('UPSTREAM_BREAKER_THRESHOLD', 5, 1),
       breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 10_000, 0),
       cacheTtlMs: int('UPSTREAM_CACHE_TTL_MS', 30_000, 0),

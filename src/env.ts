@@ -1,6 +1,8 @@
 import type { Config } from './config';
 import type { Clock } from './services/clock';
+import type { ConnectionFacts } from './services/connection';
 import type { CredentialStore, Principal } from './services/credentials/credential-store';
+import type { RateLimiter } from './services/rate-limiter';
 import type { RecordSource } from './services/record-source';
 import type { TokenService } from './services/tokens';
 import type { Version } from './versions/version';
@@ -15,6 +17,10 @@ export interface Services {
   tokens: TokenService;
   clock: Clock;
   log(line: LogLine): void;
+  /** Requests per bucket per window: in memory on Node, a Durable Object on Workers. */
+  rateLimiter: RateLimiter;
+  /** TLS and peer address of a request, as only the runtime's entry can know them. */
+  connection: ConnectionFacts;
 }
 
 /** Where and how the caller's credential arrived, for the log (`apiKey`, `bearer`, `v1:query`, ...). */

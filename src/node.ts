@@ -1,13 +1,20 @@
 /** The Node entry (staging, self-hosting): the only module that touches Node APIs. */
-import { serve } from '@hono/node-server';
-import { readFileSync } from 'node:fs';
+import { serve, type HttpBindings } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import { readFileSync, realpathSync } from 'node:fs';
+import type { TLSSocket } from 'node:tls';
+import { pathToFileURL } from 'node:url';
 import { createApp } from './app';
 import { ConfigError, describeConfig, parseConfig, type Config } from './config';
 import type { Dataset } from './core/records';
 import { BundledSource } from './services/bundled/bundled-source';
 import { MemoryCredentialStore, parseCredentialDocument } from './services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from './services/credentials/demo-credentials';
-import { assembleServices, randomSecret } from './services/index';
+import { systemClock } from './services/clock';
+import type { ConnectionInfo } from './services/connection';
+import { assembleServices, consoleLog, randomSecret } from './services/index';
+import { createUpstreamSource } from './services/upstream/index';
 
 const FIXTURE = new URL('../fixtures/taxa.json', import.meta.url);
 
@@ -16,6 +23,12 @@ const warn = (message: string) => console.log(JSON.stringify({ level: 'warn', me
 /** Reads the bundled dataset from `fixtures/`. */
 export function loadDataset(): Dataset {
   return JSON.parse(readFileSync(FIXTURE, 'utf8')) as Dataset;
+}
+
+/** TLS and the peer address from the Node socket, for the transport policy (CONTRACT section 9). */
+export function nodeConnection(c: Context): ConnectionInfo {
+  const { incoming } = c.env as HttpBindings;
+  return { tls: (incoming.socket as Partial<TLSSocket>).encrypted === true, remoteAddress: getConnInfo(c).remote.address };
 }
 
 function credentialStore(config: Config) {
@@ -32,16 +45,12 @@ function credentialStore(config: Config) {
 
 export function main(): void {
   const started = performance.now();
-  let config: Config;
-  try {
-    config = parseConfig(process.env);
-  } catch (err) {
-    console.error((err as Error).message);
-    process.exit(1);
-  }
+  const config = parseConfig(process.env);
   if (!config.tokenSigningSecret) warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-process secret.');
-  const source = new BundledSource(loadDataset());
-  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret() });
+  // Upstream mode (CONTRACT section 12) never loads the bundled dataset.
+  const bundled = config.upstreamUrl ? undefined : new BundledSource(loadDataset());
+  const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log: consoleLog });
+  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection });
   const app = createApp(config, services);
 
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
@@ -49,8 +58,8 @@ export function main(): void {
       level: 'info',
       message: 'gateway listening',
       port: info.port,
-      mode: 'bundled',
-      records: source.counts(),
+      mode: bundled ? 'bundled' : 'upstream',
+      records: bundled?.counts(),
       startup_ms: Math.round(performance.now() - started),
       config: describeConfig(config),
     }));
@@ -66,4 +75,14 @@ export function main(): void {
   process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
-main();
+// Started as a program (`npm start`), not imported (tests import `nodeConnection`).
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  try {
+    main();
+  } catch (err) {
+    // A bad setting stops start-up with one line naming the variable, never a stack or a secret.
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
+}

@@ -15,6 +15,13 @@ export const ERROR_CODES = {
   'upstream/unavailable': { status: 502, title: 'Upstream unavailable' },
   'upstream/backOff': { status: 503, title: 'Upstream asks to back off' },
   'upstream/timeout': { status: 504, title: 'Upstream timed out' },
+  // The token endpoint's errors (RFC 6749 5.2; `slow_down` from RFC 8628 3.5), rendered as
+  // `{"error", "error_description"}` with the snake_case name of the code.
+  'oauth/invalidRequest': { status: 400, title: 'The token request is malformed' },
+  'oauth/invalidClient': { status: 401, title: 'Client authentication failed' },
+  'oauth/unsupportedGrantType': { status: 400, title: 'Only the client_credentials grant is supported' },
+  'oauth/invalidScope': { status: 400, title: 'This server defines no scopes' },
+  'oauth/slowDown': { status: 429, title: 'Too many token requests for this client' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -23,4 +30,14 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export function problemSlug(code: ErrorCode): string {
   const name = code.slice(code.indexOf('/') + 1);
   return name.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`);
+}
+
+/** Codes of the token endpoint, which answers in the OAuth 2.0 error shape instead of a problem. */
+export function isOAuthCode(code: ErrorCode): boolean {
+  return code.startsWith('oauth/');
+}
+
+/** `oauth/unsupportedGrantType` -> `unsupported_grant_type`: the RFC 6749 `error` value. */
+export function oauthErrorName(code: ErrorCode): string {
+  return problemSlug(code).replace(/-/g, '_');
 }

@@ -1,9 +1,11 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import type { Config } from '../config';
 import type { AppDeps, AppEnv, Services } from '../env';
+import type { RenderedError } from '../versions/version';
 import { walk } from '../versions/walker';
 import { ApiError } from './api-error';
-import { problemSlug, type ErrorCode } from './codes';
+import { isOAuthCode, oauthErrorName, problemSlug, type ErrorCode } from './codes';
 
 /** Any thrown value as an ApiError; the unexpected become `svc/internalError`, details hidden. */
 export function toApiError(err: unknown): ApiError {
@@ -32,7 +34,15 @@ export function renderError(
   if (error.code === 'svc/internalError' && err !== error) {
     services.log({ level: 'error', request_id: c.get('requestId'), error: err instanceof Error ? err.name : typeof err, message: err instanceof Error ? err.message : undefined });
   }
-  const rendered = walk.error(c.get('version'), error) ?? {
+  const rendered = walk.error(c.get('version'), error) ?? (isOAuthCode(error.code) ? oauthError(error) : problemJson(error, config, c.get('requestId')));
+  const headers = new Headers(error.headers);
+  headers.set('Content-Type', rendered.contentType);
+  return new Response(c.req.method === 'HEAD' ? null : JSON.stringify(rendered.body), { status: error.status, headers });
+}
+
+/** The RFC 9457 problem+json rendering of an error: v2's shape, and that of every path outside a version. */
+export function problemJson(error: ApiError, config: Pick<Config, 'docsUrl' | 'serviceName'>, requestId: string): RenderedError {
+  return {
     contentType: 'application/problem+json',
     body: {
       type: `${config.docsUrl}/problems/${problemSlug(error.code)}`,
@@ -40,10 +50,17 @@ export function renderError(
       status: error.status,
       code: error.code,
       ...(error.detail ? { detail: error.detail } : {}),
-      instance: `urn:${config.serviceName}:request:${c.get('requestId')}`,
+      instance: `urn:${config.serviceName}:request:${requestId}`,
     },
   };
-  const headers = new Headers(error.headers);
-  headers.set('Content-Type', rendered.contentType);
-  return new Response(c.req.method === 'HEAD' ? null : JSON.stringify(rendered.body), { status: error.status, headers });
+}
+
+/**
+ * The token endpoint's error body (RFC 6749 5.2), which OAuth client libraries parse. The
+ * description keeps only the characters RFC 6749 allows there: printable ASCII except the
+ * double quote and the backslash.
+ */
+function oauthError(error: ApiError): RenderedError {
+  const description = (error.detail ?? error.title).replace(/[^\x20\x21\x23-\x5B\x5D-\x7E]/g, '');
+  return { contentType: 'application/json', body: { error: oauthErrorName(error.code), error_description: description } };
 }

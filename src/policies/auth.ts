@@ -47,7 +47,9 @@ export const authenticate = (services: Pick<Services, 'credentials' | 'tokens'>,
       throw challenge('auth/credentialNotAccepted', `${version.name} accepts credentials only in the Authorization header; remove the ${describePlace(refused.place)}.`);
     }
     const chosen = rules.places.map((p) => found.find((f) => f.place === p)).find((f) => f !== undefined);
-    if (!chosen) throw challenge('auth/missingCredential', 'Send a credential in the Authorization header.');
+    if (!chosen) {
+      throw challenge('auth/missingCredential', `Send a credential in the ${rules.places.map((p) => (p === 'authorization' ? 'Authorization header' : describePlace(p))).join(', or the ')}.`);
+    }
 
     let principal: Principal | undefined;
     let scheme: Scheme | undefined;

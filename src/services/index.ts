@@ -2,7 +2,10 @@ import type { Config } from '../config';
 import type { LogLine, Services } from '../env';
 import type { Clock } from './clock';
 import { systemClock } from './clock';
+import { urlConnection, type ConnectionFacts } from './connection';
 import type { CredentialStore } from './credentials/credential-store';
+import { MemoryRateLimiter } from './memory-rate-limiter';
+import type { RateLimiter } from './rate-limiter';
 import type { RecordSource } from './record-source';
 import { HmacTokenService } from './tokens';
 
@@ -11,9 +14,16 @@ export interface ServiceParts {
   credentials: CredentialStore;
   clock?: Clock;
   log?: (line: LogLine) => void;
+  /** Defaults to an in-memory limiter (one process); the Workers entry passes a Durable Object one. */
+  rateLimiter?: RateLimiter;
+  /** Defaults to the request URL's scheme with no peer address; the Node entry reads its socket. */
+  connection?: ConnectionFacts;
   /** Used when `TOKEN_SIGNING_SECRET` is unset; the entry supplies a random one and warns. */
   fallbackSigningSecret: string;
 }
+
+/** The default log: one JSON line per entry on stdout. */
+export const consoleLog = (line: LogLine): void => console.log(JSON.stringify(line));
 
 /** Assembles the services an entry chose into the set `createApp` takes. */
 export function assembleServices(config: Config, parts: ServiceParts): Services {
@@ -23,7 +33,9 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     credentials: parts.credentials,
     clock,
     tokens: new HmacTokenService(config.tokenSigningSecret ?? parts.fallbackSigningSecret, clock),
-    log: parts.log ?? ((line) => console.log(JSON.stringify(line))),
+    log: parts.log ?? consoleLog,
+    rateLimiter: parts.rateLimiter ?? new MemoryRateLimiter(clock),
+    connection: parts.connection ?? urlConnection,
   };
 }
 

@@ -53,6 +53,12 @@ export interface SourceContext {
   requestId: string;
 }
 
+/** What `GET /readyz` reports of a source: `ready` decides 200 or 503; `report` is shown as is. */
+export interface Readiness {
+  ready: boolean;
+  report: Record<string, unknown>;
+}
+
 /**
  * Where the core reads records: the bundled dataset or an upstream backend.
  * `undefined` means the record (or the scope's parent) does not exist.
@@ -61,6 +67,8 @@ export interface SourceContext {
 export interface RecordSource {
   list(resource: ResourceName, query: ListQuery, scope: Scope | undefined, ctx: SourceContext): Promise<ListPage | undefined>;
   get(resource: ResourceName, id: string, ctx: SourceContext): Promise<Detail | undefined>;
+  /** Whether the source can serve now (upstream mode probes its backend); absent means in-process, always ready. */
+  ready?(ctx: SourceContext): Promise<Readiness>;
 }
 
 /** The canonical page size (v2). */

@@ -44,6 +44,8 @@ export interface VersionChange {
   withoutEnumerations?: true;
   /** Only credentials in the closed preview may call. */
   previewOnly?: true;
+  /** Browsers get no CORS answers from this version (it predates browser access). */
+  withoutCors?: true;
   /** From this instant the version answers 410 to everything. */
   retiredAt?: number;
 

@@ -46,6 +46,9 @@ export const walk = {
   previewOnly(version: Version): boolean {
     return chain(version).some((ch) => ch.previewOnly);
   },
+  answersCors(version: Version | undefined): boolean {
+    return version !== undefined && !chain(version).some((ch) => ch.withoutCors);
+  },
   retiredAt(version: Version | undefined): number | undefined {
     const instants = chain(version).flatMap((ch) => (ch.retiredAt === undefined ? [] : [ch.retiredAt]));
     return instants.length > 0 ? Math.min(...instants) : undefined;

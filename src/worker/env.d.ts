@@ -2,7 +2,7 @@
 declare namespace Cloudflare {
   interface Env {
     CREDENTIALS?: KVNamespace;
-    RATE_LIMITER: DurableObjectNamespace<import('./rate-limiter-object').RateLimiterObject>;
+    RATE_LIMITER?: DurableObjectNamespace<import('./rate-limiter-object').RateLimiterObject>;
     SERVICE_NAME?: string;
     DOCS_URL?: string;
     TRUST_PROXY?: string;

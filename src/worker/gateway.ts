@@ -1,13 +1,14 @@
 import { createApp } from '../app';
-import { ConfigError, describeConfig, parseConfig, type ConfigVars } from '../config';
-import type { LogLine } from '../env';
-import { BundledSource } from '../services/bundled/bundled-source';
+import { ConfigError, describeConfig, parseConfig, type Config, type ConfigVars } from '../config';
 import { CacheApiResponseCache } from '../services/cache/cache-api-response-cache';
-import type { Clock } from '../services/clock';
+import { systemClock, type Clock } from '../services/clock';
+import { urlConnection } from '../services/connection';
 import { kvOrDemoCredentials } from '../services/credentials/kv-credential-store';
-import { assembleServices, randomSecret } from '../services/index';
+import { assembleServices, consoleLog, randomSecret } from '../services/index';
 import { DurableObjectRateLimiter } from '../services/rate-limit/durable-object-rate-limiter';
-import { loadDataset } from './dataset';
+import type { RateLimiter } from '../services/rate-limiter';
+import { createUpstreamSource } from '../services/upstream/index';
+import { bundledSource } from './dataset';
 import { misconfiguredApp } from './misconfigured';
 
 /** What the entry's `fetch` hands each request to: the gateway, or the misconfiguration answer. */
@@ -15,34 +16,43 @@ export interface Gateway {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
 }
 
-const log = (line: LogLine) => console.log(JSON.stringify(line));
-const warn = (message: string) => log({ level: 'warn', message });
+const warn = (message: string) => consoleLog({ level: 'warn', message });
 
 /**
  * Builds the gateway from the bindings: the same `parseConfig` and `createApp` as Node, with the
- * edge services. Called once per isolate, on its first request, so the dataset is parsed there
- * and not inside the start-up time limit.
+ * edge services. The entry calls it once per isolate, on its first request, so the dataset is
+ * parsed there and not inside the start-up time limit. `clock` is for tests that stand the
+ * gateway at a chosen instant.
  */
-export function buildGateway(env: Env): Gateway {
-  let config;
+export function buildGateway(env: Env, clock: Clock = systemClock): Gateway {
+  let config: Config;
   try {
     config = parseConfig(configVars(env));
+    return createApp(config, edgeServices(env, config, clock));
   } catch (err) {
-    if (err instanceof ConfigError) return misconfiguredApp(err, log);
+    if (err instanceof ConfigError) return misconfiguredApp(err, consoleLog);
     throw err;
   }
+}
+
+function edgeServices(env: Env, config: Config, clock: Clock) {
   if (!config.tokenSigningSecret) {
     warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-isolate secret and verify only in the isolate that issued them.');
   }
-  const source = new BundledSource(loadDataset());
+  // Upstream mode (CONTRACT section 12) never parses the bundled dataset.
+  const bundled = config.upstreamUrl ? undefined : bundledSource();
+  const source = bundled ?? createUpstreamSource(config, { clock, log: consoleLog, cache: edgeResponseCache(clock) });
   const services = assembleServices(config, {
     source,
     credentials: kvOrDemoCredentials(env.CREDENTIALS, warn),
+    rateLimiter: edgeRateLimiter(env),
+    connection: urlConnection,
+    clock,
+    log: consoleLog,
     fallbackSigningSecret: randomSecret(),
-    log,
   });
-  log({ level: 'info', message: 'gateway ready', mode: 'bundled', records: source.counts(), config: describeConfig(config) });
-  return createApp(config, services);
+  consoleLog({ level: 'info', message: 'gateway ready', mode: bundled ? 'bundled' : 'upstream', records: bundled?.counts(), config: describeConfig(config) });
+  return services;
 }
 
 /** `[vars]` and secrets as the string variables `parseConfig` reads; other bindings are skipped. */
@@ -55,9 +65,15 @@ export function configVars(env: object): ConfigVars {
   return vars;
 }
 
-/** The rate limiter over the `RATE_LIMITER` Durable Object namespace: one object per bucket. */
-export function edgeRateLimiter(env: Env): DurableObjectRateLimiter {
-  return new DurableObjectRateLimiter((bucket) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(bucket)));
+/**
+ * The rate limiter over the `RATE_LIMITER` Durable Object namespace, one object per bucket.
+ * Without the binding: the in-memory limiter (counts per isolate only), with a warning.
+ */
+export function edgeRateLimiter(env: Env): RateLimiter | undefined {
+  const namespace = env.RATE_LIMITER;
+  if (namespace) return new DurableObjectRateLimiter((bucket) => namespace.get(namespace.idFromName(bucket)));
+  warn('The RATE_LIMITER Durable Object namespace is not bound: rate limits count per isolate only.');
+  return undefined;
 }
 
 /** The upstream response cache over this data centre's Cache API. */

@@ -1,88 +1,125 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/core/crypto';
+import { json, walkPages, type SuiteClient } from '../suites/client';
 
-const SECRETS = { TOKEN_SIGNING_SECRET: 'node-signing-secret-value', UPSTREAM_AUTHORIZATION: 'Bearer node-upstream-secret-value' };
+const ROOT = new URL('../..', import.meta.url).pathname;
+const children: ChildProcess[] = [];
+afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
 
-interface Server {
-  child: ChildProcess;
-  port: number;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-let running: ChildProcess | undefined;
-afterEach(() => {
-  if (running && running.exitCode === null) running.kill('SIGKILL');
-});
-
-/** `npm start` as a real process on a free port (PORT=0), once it has logged that it listens. */
-async function startServer(): Promise<Server> {
+/** Starts `src/node.ts` as a real process on a free loopback port; resolves with its first log lines. */
+function startGateway(env: Record<string, string>): Promise<{ port: number; lines: string[]; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
-    env: { ...process.env, PORT: '0', ...SECRETS },
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  running = child;
-  let out = '';
-  child.stdout!.on('data', (chunk) => (out += chunk));
-  child.stderr!.on('data', (chunk) => (out += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line in 30 s:\n${out}`)), 30_000);
-    const check = () => {
-      const line = out.split('\n').find((l) => l.includes('"gateway listening"'));
-      if (line) {
+  children.push(child);
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${lines.join('\n')}`)), 20_000);
+    createInterface({ input: child.stderr! }).on('line', (l) => lines.push(l));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      const port = line.includes('gateway listening') ? JSON.parse(line).port : undefined;
+      if (port) {
         clearTimeout(timer);
-        resolve(JSON.parse(line).port);
+        resolve({ port, lines, child });
       }
-    };
-    child.stdout!.on('data', check);
-    exited.then((code) => reject(new Error(`exited ${code} before listening:\n${out}`)));
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`exited ${code}: ${lines.join('\n')}`), { code, lines }));
+    });
   });
-  return { child, port, output: () => out, exited };
 }
 
-const opened = (port: number) =>
-  new Promise<Socket>((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => resolve(socket));
-    socket.once('error', reject);
+const over = (port: number, authorization: string): SuiteClient => ({
+  get: (path, headers = { Authorization: authorization }, init = {}) => fetch(`http://127.0.0.1:${port}${path}`, { ...init, headers }),
+});
+
+describe('the Node server on a real loopback port', () => {
+  it('starts over the whole dataset and walks an enumeration by links.next', async () => {
+    const { port, lines } = await startGateway({});
+    const startup = JSON.parse(lines.find((l) => l.includes('gateway listening'))!);
+    // Issue 2 asks for start-up under 2 s; printed for the record, not asserted (machines vary).
+    console.log(`start-up over ${startup.records.species} taxa: ${startup.startup_ms} ms`);
+    expect(startup.records).toEqual({ species: 32800, genus: 3731, families: 361, plants: 24552 });
+    const pages = await walkPages(over(port, 'ApiKey demo-project-key'), '/v2/families/Rosaceae/genus?order[name]=desc');
+    const genera = pages.flatMap((p) => p.data);
+    expect(genera.length).toBe(pages[0].meta.total);
+    expect(pages.length).toBe(pages[0].meta.last_page);
+    expect(genera.every((g: any) => g.family_id === 'Rosaceae')).toBe(true);
+    expect(lines.some((l) => l.includes('CREDENTIALS_FILE is not set'))).toBe(true);
   });
 
-describe('the Node entry as a process', () => {
-  it('logs where it listens and its configuration, without secrets', async () => {
-    const server = await startServer();
-    const line = JSON.parse(server.output().split('\n').find((l) => l.includes('"gateway listening"'))!);
-    expect(line.port).toBeGreaterThan(0);
-    expect(line.config).toMatchObject({ tokenSigningSecret: '[set]', upstreamAuthorization: '[set]' });
-    const res = await fetch(`http://127.0.0.1:${server.port}/v2/species`, { headers: { Authorization: 'ApiKey demo-project-key' } });
-    expect(res.status).toBe(200);
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
-    for (const secret of Object.values(SECRETS)) expect(server.output()).not.toContain(secret);
+  it('serves the credentials of CREDENTIALS_FILE instead of the demo store', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'creds-'));
+    const file = join(dir, 'credentials.json');
+    writeFileSync(file, JSON.stringify({ projects: [{ id: 'acme', key_sha256: await sha256Hex('acme-secret-key'), resources: ['families'] }] }));
+    const { port } = await startGateway({ CREDENTIALS_FILE: file });
+    const client = over(port, 'ApiKey acme-secret-key');
+    expect((await client.get('/v2/families')).status).toBe(200);
+    expect((await json(await client.get('/v2/species'))).code).toBe('auth/forbidden');
+    expect((await client.get('/v2/families', { Authorization: 'ApiKey demo-project-key' })).status).toBe(401);
+  });
+
+  it.each([
+    [{ RATE_LIMIT_PER_MINUTE: 'lots' }, 'RATE_LIMIT_PER_MINUTE'],
+    [{ CREDENTIALS_FILE: '/nonexistent/credentials.json' }, 'CREDENTIALS_FILE'],
+  ])('refuses to start on bad configuration %j, naming the variable', async (env, name) => {
+    const failure = await startGateway(env).then(
+      () => undefined,
+      (err: { code?: number; lines?: string[] }) => err,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.lines?.join('\n')).toContain(name);
+  });
+
+  it('logs its configuration at start without the secrets', async () => {
+    const secrets = { TOKEN_SIGNING_SECRET: 'node-signing-secret-value', UPSTREAM_AUTHORIZATION: 'Bearer node-upstream-secret-value' };
+    const { lines, child } = await startGateway(secrets);
+    const listening = JSON.parse(lines.find((l) => l.includes('gateway listening'))!);
+    expect(listening.config).toMatchObject({ tokenSigningSecret: '[set]', upstreamAuthorization: '[set]' });
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    for (const secret of Object.values(secrets)) expect(lines.join('\n')).not.toContain(secret);
   });
 
   it('on SIGTERM stops accepting, finishes the request in flight, then exits 0', async () => {
-    const server = await startServer();
+    const { port, lines, child } = await startGateway({});
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     // A request whose headers are still arriving when the signal comes.
-    const socket = await opened(server.port);
+    const socket = await opened(port);
     let response = '';
     socket.on('data', (chunk) => (response += chunk));
     const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
     socket.write('GET /v2/species?q=abies HTTP/1.1\r\nHost: localhost\r\nAuthorization: ApiKey demo-project-key\r\n');
     await new Promise((resolve) => setTimeout(resolve, 200));
 
-    server.child.kill('SIGTERM');
+    child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(server.child.exitCode, server.output()).toBeNull();
-    await expect(opened(server.port), 'a new connection after SIGTERM').rejects.toThrow(/ECONNREFUSED/);
+    expect(child.exitCode, lines.join('\n')).toBeNull();
+    await expect(opened(port), 'a new connection after SIGTERM').rejects.toThrow(/ECONNREFUSED/);
 
     socket.write('Connection: close\r\n\r\n');
     await closed;
     expect(response).toMatch(/^HTTP\/1\.1 200 /);
     expect(response).toContain('"current_page":1');
-    const started = Date.now();
-    expect(await server.exited, server.output()).toBe(0);
-    expect(Date.now() - started).toBeLessThan(2_000);
-    expect(server.output()).toContain('SIGTERM: draining');
+    const drained = Date.now();
+    expect(await exited, lines.join('\n')).toBe(0);
+    expect(Date.now() - drained).toBeLessThan(2_000);
+    expect(lines.join('\n')).toContain('SIGTERM: draining');
   });
 });
+
+const opened = (port: number) =>
+  new Promise<Socket>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });

@@ -33,7 +33,9 @@ export interface TestApp extends SuiteClient {
 }
 
 export function testApp(options: { env?: ConfigVars; now?: string; services?: Partial<Services> } = {}): TestApp {
-  const config = parseConfig({ TOKEN_SIGNING_SECRET: 'test-signing-secret', ...options.env });
+  // Limits high enough that suites walking thousands of pages on a stopped clock are not
+  // throttled; the rate-limit tests set their own.
+  const config = parseConfig({ TOKEN_SIGNING_SECRET: 'test-signing-secret', RATE_LIMIT_PER_MINUTE: '1000000', ...options.env });
   const clock = new ManualClock(Date.parse(options.now ?? NOW));
   const logs: LogLine[] = [];
   const services: Services = {

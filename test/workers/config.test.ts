@@ -25,7 +25,7 @@ describe('configuration from the bindings', () => {
   });
 
   it('serves with the wrangler.toml [vars] (the worker entry itself)', () => {
-    expect(configVars(env)).toMatchObject({ SERVICE_NAME: 'botanical', DOCS_URL: 'https://docs.botanical.example', RATE_LIMIT_PER_MINUTE: '120' });
+    expect(configVars(env)).toMatchObject({ SERVICE_NAME: 'botanical', DOCS_URL: 'https://docs.botanical.example', TOKEN_RATE_LIMIT_PER_MINUTE: '10' });
   });
 
   it('builds the gateway from the bindings: problem type and instance follow DOCS_URL and SERVICE_NAME', async () => {

@@ -1,56 +1,38 @@
 import type { Dataset, FamilyRecord, GenusRecord, PlantRecord, SpeciesRecord } from '../../core/records';
 import type { AnyRecord, Detail, ListPage, ListQuery, RecordSource, ResourceName, Scope } from '../record-source';
 import { PAGE_SIZE } from '../record-source';
+import { RESOURCES } from '../../core/resources';
 import { ResourceIndex } from './resource-index';
 
+/** Sort values are read by field name, so the index sorts exactly the fields the core accepts. */
+const sortable = (resource: ResourceName) =>
+  Object.fromEntries(RESOURCES[resource].sortable.map((field) => [field, (r: AnyRecord) => (r as unknown as Record<string, string | number | null>)[field] ?? null]));
+
 const speciesIndex = (records: SpeciesRecord[]) =>
-  new ResourceIndex(records, {
+  new ResourceIndex<AnyRecord>(records, {
     id: (r) => r.id,
-    sortable: {
-      scientific_name: (r) => r.scientific_name,
-      common_name: (r) => r.common_name,
-      slug: (r) => r.slug,
-      year: (r) => r.year,
-      id: (r) => r.id,
+    sortable: sortable('species'),
+    searchable: (r) => {
+      const s = r as SpeciesRecord;
+      return [s.scientific_name, s.common_name, ...Object.values(s.common_names).flat(), ...s.synonyms];
     },
-    searchable: (r) => [r.scientific_name, r.common_name, ...Object.values(r.common_names).flat(), ...r.synonyms],
-    parents: { genus: (r) => r.genus_id, plants: (r) => r.plant_id, families: (r) => r.family_id },
+    parents: { genus: (r) => (r as SpeciesRecord).genus_id, plants: (r) => (r as SpeciesRecord).plant_id, families: (r) => (r as SpeciesRecord).family_id },
   });
 
-const nameSortable = {
-  name: (r: { name: string }) => r.name,
-  common_name: (r: { common_name: string | null }) => r.common_name,
-  slug: (r: { slug: string }) => r.slug,
-  id: (r: { id: string }) => r.id,
-};
-
-const genusIndex = (records: GenusRecord[]) =>
-  new ResourceIndex(records, {
+const taxonIndex = (resource: 'genus' | 'families', records: Array<GenusRecord | FamilyRecord>) =>
+  new ResourceIndex<AnyRecord>(records, {
     id: (r) => r.id,
-    sortable: nameSortable,
-    searchable: (r) => [r.name, r.common_name],
-    parents: { families: (r) => r.family_id },
-  });
-
-const familyIndex = (records: FamilyRecord[]) =>
-  new ResourceIndex(records, {
-    id: (r) => r.id,
-    sortable: nameSortable,
-    searchable: (r) => [r.name, r.common_name],
-    parents: {},
+    sortable: sortable(resource),
+    searchable: (r) => [(r as GenusRecord).name, (r as GenusRecord).common_name],
+    parents: resource === 'genus' ? { families: (r) => (r as GenusRecord).family_id } : {},
   });
 
 const plantIndex = (records: PlantRecord[]) =>
-  new ResourceIndex(records, {
+  new ResourceIndex<AnyRecord>(records, {
     id: (r) => r.id,
-    sortable: {
-      scientific_name: (r) => r.scientific_name,
-      common_name: (r) => r.common_name,
-      slug: (r) => r.slug,
-      id: (r) => r.id,
-    },
-    searchable: (r) => [r.scientific_name, r.common_name],
-    parents: { genus: (r) => r.genus_id, families: (r) => r.family_id },
+    sortable: sortable('plants'),
+    searchable: (r) => [(r as PlantRecord).scientific_name, (r as PlantRecord).common_name],
+    parents: { genus: (r) => (r as PlantRecord).genus_id, families: (r) => (r as PlantRecord).family_id },
   });
 
 /** The record source over the bundled dataset; every index is built here, once. */
@@ -61,10 +43,10 @@ export class BundledSource implements RecordSource {
 
   constructor(dataset: Dataset) {
     this.indexes = {
-      species: speciesIndex(dataset.species) as ResourceIndex<AnyRecord>,
-      genus: genusIndex(dataset.genus) as ResourceIndex<AnyRecord>,
-      families: familyIndex(dataset.families) as ResourceIndex<AnyRecord>,
-      plants: plantIndex(dataset.plants) as ResourceIndex<AnyRecord>,
+      species: speciesIndex(dataset.species),
+      genus: taxonIndex('genus', dataset.genus),
+      families: taxonIndex('families', dataset.families),
+      plants: plantIndex(dataset.plants),
     };
     this.lastModified = dataset.dataset.last_modified;
     this.extraSources = dataset.species_sources;

@@ -1,0 +1,42 @@
+import type { Context } from 'hono';
+import { cors } from 'hono/cors';
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../env';
+import { walk } from '../versions/walker';
+
+/** Response headers a browser script may read: tracing, limits, caching and auth challenges. */
+export const EXPOSED_HEADERS = ['Svc-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Last-Modified', 'WWW-Authenticate'];
+
+/**
+ * Member tokens may be used from browsers (CONTRACT section 14): any origin, the `Authorization`
+ * header allowed, no cookies (so no `Access-Control-Allow-Credentials`, and `*` is safe).
+ * Preflights are answered here, before authentication, so they need no credential.
+ */
+const answerCors = cors({
+  origin: '*',
+  allowMethods: ['GET', 'HEAD'],
+  allowHeaders: ['Authorization', 'If-None-Match'],
+  exposeHeaders: EXPOSED_HEADERS,
+  maxAge: 7200,
+});
+
+/**
+ * CORS on the versions that answer it (v2, v3; a version may opt out with a `withoutCors`
+ * change), nothing on the token endpoint: browsers must not hold client secrets. An API key that
+ * arrives from a browser (an `Origin` header) is still served, but its log line is flagged so
+ * the project can be told to keep its key server-side.
+ */
+export const browsers = () =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (walk.answersCors(c.get('version'))) {
+      const preflight = await answerCors(c, next);
+      if (preflight) return preflight;
+    } else {
+      await next();
+    }
+    flagApiKeyFromBrowser(c);
+  });
+
+function flagApiKeyFromBrowser(c: Context<AppEnv>): void {
+  if (c.req.header('Origin') !== undefined && c.get('caller')?.principal.kind === 'project') c.get('logFlags').push('apiKeyFromBrowser');
+}

@@ -1,0 +1,42 @@
+import { createMiddleware } from 'hono/factory';
+import type { Config } from '../config';
+import type { AppEnv, Services } from '../env';
+import { ApiError } from '../errors/api-error';
+import type { RateLimitDecision } from '../services/rate-limiter';
+
+/** Every limit is per minute (CONTRACT sections 1 and 11). */
+export const WINDOW_SECONDS = 60;
+
+/**
+ * `RateLimit-Policy` and `RateLimit` in the syntax of the IETF httpapi ratelimit-headers draft,
+ * e.g. `"default";q=120;w=60` and `"default";r=119;t=60`.
+ */
+export function rateLimitHeaders(policy: string, decision: RateLimitDecision): Record<string, string> {
+  return {
+    'RateLimit-Policy': `"${policy}";q=${decision.limit};w=${WINDOW_SECONDS}`,
+    RateLimit: `"${policy}";r=${decision.remaining};t=${decision.resetSeconds}`,
+  };
+}
+
+/** The headers of a refused request: the counts and when to come back. */
+export function refusedHeaders(policy: string, decision: RateLimitDecision): Record<string, string> {
+  return { ...rateLimitHeaders(policy, decision), 'Retry-After': String(decision.resetSeconds) };
+}
+
+/**
+ * Counts each authenticated request against its project (API key) or token subject (a member or
+ * an OAuth client), whatever version or credential place it came through. Every response to an
+ * authenticated caller carries the counts, errors and 304s included; over the limit: 429.
+ */
+export const rateLimit = (config: Pick<Config, 'rateLimitPerMinute'>, services: Pick<Services, 'rateLimiter'>) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const caller = c.get('caller');
+    if (!caller) return next();
+    const { kind, id } = caller.principal;
+    const decision = await services.rateLimiter.hit(`${kind}:${id}`, config.rateLimitPerMinute, WINDOW_SECONDS);
+    if (!decision.allowed) {
+      throw new ApiError('svc/rateLimited', `More than ${decision.limit} requests this minute for ${kind} ${id}; retry in ${decision.resetSeconds} s.`, refusedHeaders('default', decision));
+    }
+    await next();
+    for (const [name, value] of Object.entries(rateLimitHeaders('default', decision))) c.res.headers.set(name, value);
+  });

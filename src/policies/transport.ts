@@ -1,0 +1,70 @@
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { Config } from '../config';
+import type { AppEnv, Services } from '../env';
+import { ApiError } from '../errors/api-error';
+import type { ConnectionInfo } from '../services/connection';
+
+/** One year: what browsers need to keep going straight to https. */
+export const HSTS = 'max-age=31536000';
+
+/** Health checks come from load balancers that probe over plain HTTP inside the network. */
+const EXEMPT_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
+
+/** `127.0.0.0/8`, `::1` and IPv4-mapped `::ffff:127.x.x.x`, as Node reports peer addresses. */
+export function isLoopbackAddress(address: string): boolean {
+  const v4 = address.toLowerCase().replace(/^::ffff:/, '');
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4) || address === '::1';
+}
+
+/** `localhost`, `*.localhost` (RFC 6761) or a loopback address, as a URL's hostname spells it. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || isLoopbackAddress(host.replace(/^\[(.*)\]$/, '$1'));
+}
+
+/**
+ * Whether a request counts as https (CONTRACT section 9): received over TLS; or, behind a trusted
+ * proxy, `X-Forwarded-Proto: https`; or a direct loopback connection (local development, as
+ * browsers treat localhost). Where no peer address is visible (Workers), a loopback URL host
+ * (`wrangler dev`) stands in for the peer.
+ */
+export function isSecure(connection: ConnectionInfo, url: URL, forwardedProto: string | undefined, trustProxy: boolean): boolean {
+  if (connection.tls) return true;
+  if (forwardedProto !== undefined) {
+    // Proxies append; the last value is the one our own (trusted) proxy wrote.
+    return trustProxy && forwardedProto.split(',').pop()!.trim().toLowerCase() === 'https';
+  }
+  return connection.remoteAddress !== undefined ? isLoopbackAddress(connection.remoteAddress) : isLoopbackHost(url.hostname);
+}
+
+/**
+ * Plain HTTP is redirected to https before `HTTPS_REDIRECT_UNTIL` and refused with 426 from then
+ * on; secure responses carry HSTS. Runs before authentication, so a plain-HTTP caller learns
+ * about https before anything about its credential.
+ */
+export const transport = (config: Pick<Config, 'trustProxy' | 'httpsRedirectUntil'>, services: Pick<Services, 'connection' | 'clock'>) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const url = new URL(c.req.url);
+    const secure = isSecure(services.connection(c), url, c.req.header('X-Forwarded-Proto'), config.trustProxy);
+    if (!secure && !EXEMPT_PATHS.has(url.pathname)) {
+      if (services.clock.now() < config.httpsRedirectUntil) return redirectToHttps(c, url);
+      throw new ApiError('svc/httpsRequired', `Plain HTTP is no longer served; send the request to https://${url.host}${url.pathname}.`, {
+        Upgrade: 'TLS/1.2, HTTP/1.1',
+        Connection: 'Upgrade',
+      });
+    }
+    await next();
+    if (secure) c.res.headers.set('Strict-Transport-Security', HSTS);
+  });
+
+/**
+ * 301 for GET and HEAD, 308 for other methods so the method and body are kept. The target is the
+ * URL the runtime parsed (its host is the one the request was sent to, validated by the runtime),
+ * never a forwarded host header, with only the scheme changed: path and query stay byte for byte.
+ */
+function redirectToHttps(c: Context<AppEnv>, url: URL): Response {
+  url.protocol = 'https:';
+  const permanent = c.req.method === 'GET' || c.req.method === 'HEAD' ? 301 : 308;
+  return c.redirect(url.href, permanent);
+}

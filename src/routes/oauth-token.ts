@@ -1,0 +1,71 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Config } from '../config';
+import type { AppEnv, Services } from '../env';
+import { ApiError } from '../errors/api-error';
+import { rateLimitHeaders, refusedHeaders, WINDOW_SECONDS } from '../policies/rate-limit';
+import { authenticateClient } from './oauth-client';
+
+export const TOKEN_PATH = '/oauth/token';
+
+/** A client-credentials request is well under 1 KiB; anything near this limit is not one. */
+export const MAX_TOKEN_REQUEST_BYTES = 4 * 1024;
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * `POST /oauth/token` (CONTRACT section 8): the OAuth 2.0 client credentials grant. Errors are
+ * thrown as `oauth/*` codes, which the one renderer answers in the RFC 6749 5.2 shape.
+ */
+export function oauthTokenRoute(config: Pick<Config, 'serviceName' | 'tokenRateLimitPerMinute'>, services: Pick<Services, 'credentials' | 'tokens' | 'rateLimiter'>): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  const limitBody = bodyLimit({
+    maxSize: MAX_TOKEN_REQUEST_BYTES,
+    onError: () => {
+      throw new ApiError('oauth/invalidRequest', `The request body is larger than ${MAX_TOKEN_REQUEST_BYTES} bytes.`);
+    },
+  });
+
+  router.post(TOKEN_PATH, limitBody, async (c) => {
+    const form = await readForm(c);
+    const grantType = form.get('grant_type');
+    if (!grantType) throw new ApiError('oauth/invalidRequest', 'grant_type is required.');
+    if (grantType !== 'client_credentials') throw new ApiError('oauth/unsupportedGrantType', `grant_type ${grantType.slice(0, 40)} is not supported; use client_credentials.`);
+    const { principal: client, method } = await authenticateClient(c.req.header('Authorization'), form, services.credentials, config.serviceName);
+    c.set('caller', { principal: client, credential: method });
+    if (form.get('scope')) throw new ApiError('oauth/invalidScope', 'This server defines no scopes; omit scope to get the full access of the client.');
+
+    // Counted per authenticated client only, so nobody can spend a client's budget by guessing.
+    const decision = await services.rateLimiter.hit(`oauth-client:${client.id}`, config.tokenRateLimitPerMinute, WINDOW_SECONDS);
+    if (!decision.allowed) {
+      throw new ApiError('oauth/slowDown', `More than ${decision.limit} token requests this minute; cache the token until it nears expiry.`, refusedHeaders('token', decision));
+    }
+    const issued = await services.tokens.issue(client);
+    return c.json(
+      { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn },
+      200,
+      { 'Cache-Control': 'no-store', Pragma: 'no-cache', ...rateLimitHeaders('token', decision) },
+    );
+  });
+  router.all(TOKEN_PATH, (c) => {
+    throw new ApiError('svc/methodNotAllowed', `${c.req.method} is not allowed here; request a token with POST.`, { Allow: 'POST' });
+  });
+  return router;
+}
+
+/**
+ * The form body; every parameter at most once (RFC 6749 3.2), and an empty value is an absent
+ * one (RFC 6749 3.1), so callers can test parameters for truthiness.
+ */
+async function readForm(c: Context<AppEnv>): Promise<URLSearchParams> {
+  const mediaType = c.req.header('Content-Type')?.split(';')[0]?.trim().toLowerCase();
+  if (mediaType !== FORM) throw new ApiError('oauth/invalidRequest', `The request body must be ${FORM}.`);
+  const form = new URLSearchParams(await c.req.text());
+  const seen = new Set<string>();
+  for (const [name, value] of [...form]) {
+    if (seen.has(name)) throw new ApiError('oauth/invalidRequest', `${name.slice(0, 40)} is given more than once.`);
+    seen.add(name);
+    if (value === '') form.delete(name);
+  }
+  return form;
+}

@@ -1,0 +1,18 @@
+import type { Context } from 'hono';
+
+/** What the runtime knows about the connection a request came over (CONTRACT section 9). */
+export interface ConnectionInfo {
+  /** The runtime received the request over TLS. */
+  tls: boolean;
+  /** The direct peer's address; absent where the runtime does not show it (Workers). */
+  remoteAddress?: string;
+}
+
+/** Reads the connection facts of a request; only an entry can know them for real. */
+export type ConnectionFacts = (c: Context) => ConnectionInfo;
+
+/**
+ * The runtime-neutral default (Workers, in-process tests): the request URL's scheme, which the
+ * Workers runtime sets from the client's connection, and no peer address.
+ */
+export const urlConnection: ConnectionFacts = (c) => ({ tls: new URL(c.req.url).protocol === 'https:' });

@@ -1,0 +1,28 @@
+import { LRUCache } from 'lru-cache';
+import type { Clock } from './clock';
+import type { RateLimitDecision, RateLimiter } from './rate-limiter';
+import { countHit, type WindowState } from './rate-limit/fixed-window';
+
+/**
+ * Fixed windows aligned to the clock (a 60 s window opens at every whole minute), one per bucket,
+ * in a bounded LRU: however many projects and subjects appear, memory stays under `maxBuckets`
+ * entries; evicting a bucket only forgets a count that was about to expire anyway.
+ */
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly windows: LRUCache<string, WindowState>;
+
+  constructor(private readonly clock: Clock, maxBuckets = 50_000) {
+    this.windows = new LRUCache({ max: maxBuckets });
+  }
+
+  /** Buckets currently held (bounded by `maxBuckets`). */
+  get size(): number {
+    return this.windows.size;
+  }
+
+  async hit(bucket: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+    const { state, decision } = countHit(this.windows.get(bucket), this.clock.now(), limit, windowSeconds);
+    this.windows.set(bucket, state);
+    return decision;
+  }
+}

@@ -1,0 +1,28 @@
+import type { Config } from '../../config';
+import type { VersionChange } from '../version';
+
+export type DeprecationDates = Pick<Config, 'v1DeprecatedAt' | 'v1Sunset' | 'docsUrl'>;
+
+/** The migration guide's address, the target of the `rel="deprecation"` link. */
+export const migrationGuideUrl = (docsUrl: string) => `${docsUrl}/migrating-to-v2`;
+
+/**
+ * Every v1 response, errors and 304s included, says when v1 was deprecated (RFC 9745), when it
+ * stops (RFC 8594) and where the migration guide is; from the sunset on, v1 answers 410.
+ */
+export function deprecation({ v1DeprecatedAt, v1Sunset, docsUrl }: DeprecationDates): VersionChange {
+  const deprecationValue = `@${Math.floor(v1DeprecatedAt / 1000)}`;
+  const sunsetValue = new Date(v1Sunset).toUTCString();
+  const link = `<${migrationGuideUrl(docsUrl)}>; rel="deprecation"`;
+  return {
+    name: 'deprecation',
+    description: 'Every response carries `Deprecation`, `Sunset` and a `Link` to the migration guide; from `V1_SUNSET` on, every request answers 410.',
+    retiredAt: v1Sunset,
+    headers(headers) {
+      headers.set('Deprecation', deprecationValue);
+      headers.set('Sunset', sunsetValue);
+      // Appended: a response may already link elsewhere, and both links must survive.
+      headers.append('Link', link);
+    },
+  };
+}

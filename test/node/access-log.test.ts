@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO, testApp } from '../support/harness';
+
+describe('access log (CONTRACT section 13)', () => {
+  it('writes one JSON line per request with id, method, path, version, status, duration, subject and credential kind', async () => {
+    const t = testApp();
+    const res = await t.get('/v2/species/ABBA');
+    await t.get('/v2/species', { Authorization: DEMO.personalToken });
+    await t.get('/nowhere', {});
+    expect(t.logs).toHaveLength(3);
+    expect(t.logs[0]).toMatchObject({
+      request_id: res.headers.get('svc-request-id'),
+      method: 'GET',
+      path: '/v2/species/ABBA',
+      version: 'v2',
+      status: 200,
+      subject: 'project:demo',
+      credential: 'apiKey',
+    });
+    expect(typeof t.logs[0]!.duration_ms).toBe('number');
+    expect(t.logs[0]!.time).toBe('2026-11-21T12:00:00.000Z');
+    expect(t.logs[1]).toMatchObject({ subject: 'member:demo-member', credential: 'bearer' });
+    expect(t.logs[2]).toMatchObject({ version: null, status: 404, subject: null });
+  });
+
+  it('never logs a secret, whatever the place or outcome', async () => {
+    const t = testApp();
+    await t.get('/v2/species?key=demo-project-key&token=demo-personal-token&q=abies', { Authorization: 'ApiKey wrong-sekret-key' });
+    await t.get('/v2/species', { Authorization: 'Bearer sekret-unknown-token' });
+    await t.get('/v2/species', { 'x-api-key': 'demo-project-key' });
+    const text = JSON.stringify(t.logs);
+    for (const secret of ['demo-project-key', 'demo-personal-token', 'wrong-sekret-key', 'sekret-unknown-token']) expect(text).not.toContain(secret);
+    expect(t.logs[0]!.path).toBe('/v2/species?key=[redacted]&token=[redacted]&q=abies');
+  });
+
+  it('logs an unexpected failure and answers 500 svc/internalError without internals', async () => {
+    const t = testApp({
+      services: {
+        source: {
+          list: async () => {
+            throw new Error('database password is hunter2');
+          },
+          get: async () => undefined,
+        },
+      },
+    });
+    const res = await t.get('/v2/species');
+    const text = await res.text();
+    expect(res.status).toBe(500);
+    expect(JSON.parse(text).code).toBe('svc/internalError');
+    expect(text).not.toContain('hunter2');
+    expect(res.headers.get('svc-request-id')).toBeTruthy();
+    expect(t.logs.some((l) => l.level === 'error' && l.request_id === res.headers.get('svc-request-id'))).toBe(true);
+  });
+});

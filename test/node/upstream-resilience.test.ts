@@ -1,0 +1,127 @@
+/** Retries within a budget, and the circuit breaker, against a fake upstream on loopback. */
+import { describe, expect, it } from 'vitest';
+import { CircuitBreaker } from '../../src/services/upstream/breaker';
+import { RetryBudget } from '../../src/services/upstream/retry-budget';
+import { json } from '../support/harness';
+import { fakePage, fakesClosedAfterEach, pageOf, sendJson, upstreamGateway, type Handler } from '../support/upstream';
+
+const fake = fakesClosedAfterEach();
+
+const ok: Handler = (req, res) => sendJson(res, req.url!.includes('/species/') ? { data: { id: 'SP1' }, meta: { last_modified: '2026-03-18T00:00:00Z' } } : fakePage(pageOf(req)));
+const down: Handler = (_q, res) => sendJson(res, {}, 503);
+
+describe('one retry, with jitter, within a budget', () => {
+  it('a flaky upstream (fails once, then answers) gives 200 after 2 upstream requests', async () => {
+    const upstream = await fake((req, res, n) => {
+      if (n === 1) req.socket.destroy();
+      else ok(req, res, n);
+    });
+    const gateway = upstreamGateway(upstream.url);
+    const res = await gateway.get('/v2/species');
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await json(res)).data).toHaveLength(20);
+    expect(upstream.seen).toHaveLength(2);
+    // Both attempts carry the same request id: one caller request, retried.
+    expect(upstream.seen[0]!.headers['svc-request-id']).toBe(upstream.seen[1]!.headers['svc-request-id']);
+  });
+
+  it('stops retrying once the budget is spent, and earns it back with traffic', async () => {
+    const upstream = await fake(down);
+    // A burst of one retry, then one retry per ten requests.
+    const gateway = upstreamGateway(upstream.url, { retryBudget: new RetryBudget(0.1, 1) });
+    const calls = async () => {
+      const before = upstream.seen.length;
+      expect((await gateway.get('/v2/species')).status).toBe(502);
+      return upstream.seen.length - before;
+    };
+    expect(await calls(), 'the burst allows one retry').toBe(2);
+    for (let i = 0; i < 9; i++) expect(await calls(), `request ${i + 2}: budget spent`).toBe(1);
+    expect(await calls(), 'ten requests earned one retry').toBe(2);
+  });
+
+  it('UPSTREAM_RETRIES=0 never retries', async () => {
+    const upstream = await fake(down);
+    const gateway = upstreamGateway(upstream.url, { tuning: { retries: 0 } });
+    expect((await gateway.get('/v2/species')).status).toBe(502);
+    expect(upstream.seen).toHaveLength(1);
+  });
+});
+
+describe('circuit breaker', () => {
+  it('opens after N consecutive failures, fails fast without calling, probes once after the cool-down', async () => {
+    const upstream = await fake(down);
+    const gateway = upstreamGateway(upstream.url, { tuning: { retries: 0, breakerThreshold: 3, breakerCooldownMs: 10_000 } });
+    for (let i = 0; i < 3; i++) expect((await gateway.get('/v2/species')).status).toBe(502);
+    expect(upstream.seen).toHaveLength(3);
+
+    // Open: no upstream call, a 502 that says when to come back.
+    gateway.clock.advance(4_000);
+    const fast = await gateway.get('/v2/species/SP1');
+    expect(fast.status).toBe(502);
+    expect((await json(fast)).code).toBe('upstream/unavailable');
+    expect(fast.headers.get('retry-after')).toBe('6');
+    expect(upstream.seen).toHaveLength(3);
+    expect(gateway.source.ready).toBeDefined();
+    expect((await json(await gateway.get('/readyz', {}))).upstream.breaker).toBe('open');
+    expect(upstream.seen, 'readiness does not probe an open breaker').toHaveLength(3);
+
+    // Half-open after the cool-down: one probe; it fails, so the breaker opens again.
+    gateway.clock.advance(6_000);
+    expect((await gateway.get('/v2/species')).status).toBe(502);
+    expect(upstream.seen).toHaveLength(4);
+    expect((await gateway.get('/v2/species')).status).toBe(502);
+    expect(upstream.seen, 'open again: fails fast').toHaveLength(4);
+
+    // The next probe succeeds and closes the breaker.
+    upstream.handler = ok;
+    gateway.clock.advance(10_000);
+    expect((await gateway.get('/v2/species')).status).toBe(200);
+    expect((await gateway.get('/v2/species?page=2')).status).toBe(200);
+    expect(upstream.seen).toHaveLength(6);
+    expect(gateway.upstreamLogs.map((l) => l.message).filter((m) => String(m).startsWith('upstream circuit breaker'))).toEqual([
+      'upstream circuit breaker open', 'upstream circuit breaker open', 'upstream circuit breaker closed',
+    ]);
+  });
+
+  it('lets only one probe through while half-open', async () => {
+    const upstream = await fake(async (req, res, n) => {
+      if (n <= 2) return down(req, res, n);
+      await new Promise((r) => setTimeout(r, 100));
+      ok(req, res, n);
+    });
+    const gateway = upstreamGateway(upstream.url, { tuning: { retries: 0, breakerThreshold: 2, breakerCooldownMs: 1_000 } });
+    await gateway.get('/v2/species');
+    await gateway.get('/v2/species');
+    gateway.clock.advance(1_000);
+    const statuses = await Promise.all(['/v2/species?page=2', '/v2/species?page=3', '/v2/species/SP1'].map(async (p) => (await gateway.get(p)).status));
+    expect(statuses.sort()).toEqual([200, 502, 502]);
+    expect(upstream.seen).toHaveLength(3);
+  });
+
+  it('does not count 404s or a refused gateway credential as an outage', async () => {
+    const upstream = await fake((req, res) => sendJson(res, {}, req.url!.includes('/species/') ? 404 : 401));
+    const gateway = upstreamGateway(upstream.url, { tuning: { retries: 0, breakerThreshold: 2 } });
+    for (let i = 0; i < 4; i++) {
+      expect((await gateway.get('/v2/species/ZZNONE')).status).toBe(404);
+      expect((await gateway.get('/v2/species')).status).toBe(502);
+    }
+    expect(upstream.seen).toHaveLength(8);
+  });
+
+  it('is a small class driven by the injected clock', () => {
+    let now = 0;
+    const breaker = new CircuitBreaker(2, 100, { now: () => now });
+    breaker.failure();
+    expect(breaker.state).toBe('closed');
+    breaker.success();
+    breaker.failure();
+    expect(breaker.state, 'failures must be consecutive').toBe('closed');
+    breaker.failure();
+    expect([breaker.state, breaker.allow(), breaker.retryAfterMs()]).toEqual(['open', false, 100]);
+    now = 100;
+    expect([breaker.state, breaker.allow(), breaker.allow()]).toEqual(['half-open', true, false]);
+    breaker.success();
+    expect([breaker.state, breaker.allow()]).toEqual(['closed', true]);
+  });
+});
+
