@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../config';
-import type { AppDeps, AppEnv } from '../env';
+import type { AppDeps, AppEnv, Services } from '../env';
 import type { RenderedError } from '../versions/version';
 import { walk } from '../versions/walker';
 import { ApiError } from './api-error';
@@ -25,7 +25,11 @@ export function toApiError(err: unknown): ApiError {
 }
 
 /** The one error renderer: the caller's version shape (v1 legacy body) or RFC 9457 problem+json. */
-export function renderError(err: unknown, c: Context<AppEnv>, { config, services }: AppDeps): Response {
+export function renderError(
+  err: unknown,
+  c: Context<AppEnv>,
+  { config, services }: Pick<AppDeps, 'config'> & { services: Pick<Services, 'log'> },
+): Response {
   const error = toApiError(err);
   if (error.code === 'svc/internalError' && err !== error) {
     services.log({ level: 'error', request_id: c.get('requestId'), error: err instanceof Error ? err.name : typeof err, message: err instanceof Error ? err.message : undefined });

@@ -64,7 +64,8 @@ function parseBasic(header: string): ClientCredentials | undefined {
   if (!match) return undefined;
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(match[1]!), (ch) => ch.charCodeAt(0)));
+    // Both options named: the Workers runtime's types require `ignoreBOM` too (false is the default).
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(atob(match[1]!), (ch) => ch.charCodeAt(0)));
   } catch {
     return undefined;
   }

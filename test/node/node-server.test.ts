@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,4 +80,46 @@ describe('the Node server on a real loopback port', () => {
     expect(failure?.code).toBe(1);
     expect(failure?.lines?.join('\n')).toContain(name);
   });
+
+  it('logs its configuration at start without the secrets', async () => {
+    const secrets = { TOKEN_SIGNING_SECRET: 'node-signing-secret-value', UPSTREAM_AUTHORIZATION: 'Bearer node-upstream-secret-value' };
+    const { lines, child } = await startGateway(secrets);
+    const listening = JSON.parse(lines.find((l) => l.includes('gateway listening'))!);
+    expect(listening.config).toMatchObject({ tokenSigningSecret: '[set]', upstreamAuthorization: '[set]' });
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    for (const secret of Object.values(secrets)) expect(lines.join('\n')).not.toContain(secret);
+  });
+
+  it('on SIGTERM stops accepting, finishes the request in flight, then exits 0', async () => {
+    const { port, lines, child } = await startGateway({});
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // A request whose headers are still arriving when the signal comes.
+    const socket = await opened(port);
+    let response = '';
+    socket.on('data', (chunk) => (response += chunk));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('GET /v2/species?q=abies HTTP/1.1\r\nHost: localhost\r\nAuthorization: ApiKey demo-project-key\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(child.exitCode, lines.join('\n')).toBeNull();
+    await expect(opened(port), 'a new connection after SIGTERM').rejects.toThrow(/ECONNREFUSED/);
+
+    socket.write('Connection: close\r\n\r\n');
+    await closed;
+    expect(response).toMatch(/^HTTP\/1\.1 200 /);
+    expect(response).toContain('"current_page":1');
+    const drained = Date.now();
+    expect(await exited, lines.join('\n')).toBe(0);
+    expect(Date.now() - drained).toBeLessThan(2_000);
+    expect(lines.join('\n')).toContain('SIGTERM: draining');
+  });
 });
+
+const opened = (port: number) =>
+  new Promise<Socket>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });

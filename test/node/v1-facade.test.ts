@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ListQuery, RecordSource } from '../../src/services/record-source';
-import { v1Suite } from '../suites/v1.suite';
+import { DEFAULT_V1_HEADERS, v1Suite } from '../suites/v1.suite';
 import { bundledSource, DEMO, json, testApp } from '../support/harness';
 
-// The defaults of CONTRACT section 1, written out rather than computed by the code under test.
-const DEFAULT_HEADERS = {
-  deprecation: '@1767225600', // 2026-01-01T00:00:00Z
-  sunset: 'Sat, 31 Jul 2027 00:00:00 GMT',
-  link: '<https://docs.botanical.example/migrating-to-v2>; rel="deprecation"',
-};
 
 const shared = testApp();
-v1Suite(() => shared, DEFAULT_HEADERS);
+v1Suite(() => shared, DEFAULT_V1_HEADERS);
 
 describe('v1 deprecation headers come from the configuration', () => {
   it('uses V1_DEPRECATED_AT, V1_SUNSET and DOCS_URL', async () => {
@@ -50,13 +44,13 @@ describe('v1 after its sunset (ManualClock)', () => {
       expect(res.headers.get('Content-Type')).toBe('application/json');
       expect(body).toEqual({ statusCode: 410, message: expect.stringContaining('/v2') });
       expect(JSON.stringify(body)).not.toContain('demo-project-key');
-      expect(res.headers.get('Deprecation')).toBe(DEFAULT_HEADERS.deprecation);
-      expect(res.headers.get('Sunset')).toBe(DEFAULT_HEADERS.sunset);
-      expect(res.headers.get('Link')).toBe(DEFAULT_HEADERS.link);
+      expect(res.headers.get('Deprecation')).toBe(DEFAULT_V1_HEADERS.deprecation);
+      expect(res.headers.get('Sunset')).toBe(DEFAULT_V1_HEADERS.sunset);
+      expect(res.headers.get('Link')).toBe(DEFAULT_V1_HEADERS.link);
     }
     const head = await t.get('/v1/species/ABBA', undefined, { method: 'HEAD' });
     expect(head.status).toBe(410);
-    expect(head.headers.get('Sunset')).toBe(DEFAULT_HEADERS.sunset);
+    expect(head.headers.get('Sunset')).toBe(DEFAULT_V1_HEADERS.sunset);
     expect((await t.get('/v2/species?q=oak')).status, 'v2 lives on').toBe(200);
   });
 
@@ -71,9 +65,9 @@ describe('policies answer v1 in v1 shape, with the deprecation headers', () => {
   const plain = (t: ReturnType<typeof testApp>, path: string, headers: Record<string, string> = { Authorization: DEMO.key }) =>
     t.app.request(`http://api.example.com${path}`, { headers });
   const expectDeprecated = (res: Response) => {
-    expect(res.headers.get('Deprecation')).toBe(DEFAULT_HEADERS.deprecation);
-    expect(res.headers.get('Sunset')).toBe(DEFAULT_HEADERS.sunset);
-    expect(res.headers.get('Link')).toBe(DEFAULT_HEADERS.link);
+    expect(res.headers.get('Deprecation')).toBe(DEFAULT_V1_HEADERS.deprecation);
+    expect(res.headers.get('Sunset')).toBe(DEFAULT_V1_HEADERS.sunset);
+    expect(res.headers.get('Link')).toBe(DEFAULT_V1_HEADERS.link);
   };
 
   it('plain HTTP before the cut-off: 301 to https, keeping /api/v1', async () => {

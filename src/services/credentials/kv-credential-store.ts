@@ -1,0 +1,75 @@
+import type { CredentialDocument, CredentialStore, OAuthClient, Principal } from './credential-store';
+import { MemoryCredentialStore, parseCredentialDocument } from './credential-store';
+import { DEMO_CREDENTIALS } from './demo-credentials';
+
+/** The part of a key-value namespace the store reads (Workers KV: `get(key, 'json')`). */
+export interface JsonKeyValue {
+  get(key: string, type: 'json'): Promise<unknown>;
+}
+
+/** One KV entry, in the shape `wrangler kv bulk put` reads. */
+export interface KvEntry {
+  key: string;
+  value: string;
+}
+
+/*
+ * Key layout (one entry per credential, secrets only as SHA-256 hex digests):
+ *   apikey:<sha256 of the key>      {"id", "resources", "preview"}
+ *   pat:<sha256 of the token>       {"member", "resources", "preview"}
+ *   client:<client id>              {"id", "secret_sha256", "resources", "preview"}
+ * `resources` is "*" or a list of resource families, as in a CREDENTIALS_FILE.
+ */
+
+/**
+ * Credentials looked up in a key-value namespace, one read per lookup. Each value is read as a
+ * one-entry credential document, so it is validated exactly like a CREDENTIALS_FILE; a malformed
+ * entry is an operator error and surfaces as a 500 with a log line, never as access.
+ */
+export class KvCredentialStore implements CredentialStore {
+  constructor(private readonly kv: JsonKeyValue) {}
+
+  async apiKey(digest: string): Promise<Principal | undefined> {
+    const value = await this.read(`apikey:${digest}`);
+    return value && storeOf({ projects: [{ ...value, key_sha256: digest }] }).apiKey(digest);
+  }
+
+  async personalToken(digest: string): Promise<Principal | undefined> {
+    const value = await this.read(`pat:${digest}`);
+    return value && storeOf({ personal_tokens: [{ ...value, token_sha256: digest }] }).personalToken(digest);
+  }
+
+  async client(clientId: string): Promise<OAuthClient | undefined> {
+    const value = await this.read(`client:${clientId}`);
+    return value && storeOf({ clients: [{ ...value, id: clientId }] }).client(clientId);
+  }
+
+  private async read(key: string): Promise<Record<string, unknown> | undefined> {
+    const value = await this.kv.get(key, 'json');
+    if (value === null || value === undefined) return undefined;
+    if (typeof value !== 'object' || Array.isArray(value)) throw new Error(`credential entry ${key.split(':')[0]} must be a JSON object`);
+    return value as Record<string, unknown>;
+  }
+}
+
+function storeOf(doc: unknown): MemoryCredentialStore {
+  return new MemoryCredentialStore(parseCredentialDocument(doc));
+}
+
+/** The KV store when the namespace is bound; otherwise the demo store, with a warning. */
+export function kvOrDemoCredentials(kv: JsonKeyValue | undefined, warn: (message: string) => void): CredentialStore {
+  if (kv) return new KvCredentialStore(kv);
+  warn('The CREDENTIALS KV namespace is not bound: serving with the bundled demo credentials.');
+  return new MemoryCredentialStore(DEMO_CREDENTIALS);
+}
+
+/** A credential document (e.g. a CREDENTIALS_FILE) as KV entries in the layout above. */
+export function kvEntries(json: unknown): KvEntry[] {
+  const doc: CredentialDocument = parseCredentialDocument(json);
+  const entry = (key: string, value: object): KvEntry => ({ key, value: JSON.stringify(value) });
+  return [
+    ...(doc.projects ?? []).map(({ key_sha256, ...rest }) => entry(`apikey:${key_sha256}`, rest)),
+    ...(doc.personal_tokens ?? []).map(({ token_sha256, ...rest }) => entry(`pat:${token_sha256}`, rest)),
+    ...(doc.clients ?? []).map((client) => entry(`client:${client.id}`, client)),
+  ];
+}

@@ -1,0 +1,33 @@
+import type { RateLimitDecision } from '../rate-limiter';
+
+/** One bucket's current window: when it opened (epoch ms) and how many requests it has allowed. */
+export interface WindowState {
+  start: number;
+  count: number;
+}
+
+/**
+ * Counts one request in fixed windows aligned to the clock (a 60 s window opens at every whole
+ * minute), the one rule of every rate limiter here. Refused requests do not use up the window.
+ */
+export function countHit(
+  state: WindowState | undefined,
+  now: number,
+  limit: number,
+  windowSeconds: number,
+): { state: WindowState; decision: RateLimitDecision } {
+  const length = windowSeconds * 1000;
+  const start = Math.floor(now / length) * length;
+  const current = state && state.start === start ? state : { start, count: 0 };
+  const allowed = current.count < limit;
+  const next = allowed ? { start, count: current.count + 1 } : current;
+  return {
+    state: next,
+    decision: {
+      allowed,
+      limit,
+      remaining: allowed ? limit - next.count : 0,
+      resetSeconds: Math.max(1, Math.ceil((start + length - now) / 1000)),
+    },
+  };
+}

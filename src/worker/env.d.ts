@@ -1,0 +1,31 @@
+/** The Workers bindings of `wrangler.toml`: `[vars]` and secrets (strings), KV and Durable Objects. */
+declare namespace Cloudflare {
+  interface Env {
+    CREDENTIALS?: KVNamespace;
+    RATE_LIMITER?: DurableObjectNamespace<import('./rate-limiter-object').RateLimiterObject>;
+    SERVICE_NAME?: string;
+    DOCS_URL?: string;
+    TRUST_PROXY?: string;
+    HTTPS_REDIRECT_UNTIL?: string;
+    V1_DEPRECATED_AT?: string;
+    V1_SUNSET?: string;
+    RATE_LIMIT_PER_MINUTE?: string;
+    TOKEN_RATE_LIMIT_PER_MINUTE?: string;
+    UPSTREAM_URL?: string;
+    /** Secret: `wrangler secret put UPSTREAM_AUTHORIZATION` (local: `.dev.vars`). */
+    UPSTREAM_AUTHORIZATION?: string;
+    /** Secret: `wrangler secret put TOKEN_SIGNING_SECRET` (local: `.dev.vars`). */
+    TOKEN_SIGNING_SECRET?: string;
+  }
+  interface GlobalProps {
+    mainModule: typeof import('../worker');
+    durableNamespaces: 'RateLimiterObject';
+  }
+}
+interface Env extends Cloudflare.Env {}
+
+/** The bundled dataset, imported as a Data module (see wrangler.toml). */
+declare module '*/fixtures/taxa.json' {
+  const bytes: ArrayBuffer;
+  export default bytes;
+}

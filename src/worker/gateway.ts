@@ -1,0 +1,82 @@
+import { createApp } from '../app';
+import { ConfigError, describeConfig, parseConfig, type Config, type ConfigVars } from '../config';
+import { CacheApiResponseCache } from '../services/cache/cache-api-response-cache';
+import { systemClock, type Clock } from '../services/clock';
+import { urlConnection } from '../services/connection';
+import { kvOrDemoCredentials } from '../services/credentials/kv-credential-store';
+import { assembleServices, consoleLog, randomSecret } from '../services/index';
+import { DurableObjectRateLimiter } from '../services/rate-limit/durable-object-rate-limiter';
+import type { RateLimiter } from '../services/rate-limiter';
+import { createUpstreamSource } from '../services/upstream/index';
+import { bundledSource } from './dataset';
+import { misconfiguredApp } from './misconfigured';
+
+/** What the entry's `fetch` hands each request to: the gateway, or the misconfiguration answer. */
+export interface Gateway {
+  fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
+}
+
+const warn = (message: string) => consoleLog({ level: 'warn', message });
+
+/**
+ * Builds the gateway from the bindings: the same `parseConfig` and `createApp` as Node, with the
+ * edge services. The entry calls it once per isolate, on its first request, so the dataset is
+ * parsed there and not inside the start-up time limit. `clock` is for tests that stand the
+ * gateway at a chosen instant.
+ */
+export function buildGateway(env: Env, clock: Clock = systemClock): Gateway {
+  let config: Config;
+  try {
+    config = parseConfig(configVars(env));
+    return createApp(config, edgeServices(env, config, clock));
+  } catch (err) {
+    if (err instanceof ConfigError) return misconfiguredApp(err, consoleLog);
+    throw err;
+  }
+}
+
+function edgeServices(env: Env, config: Config, clock: Clock) {
+  if (!config.tokenSigningSecret) {
+    warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-isolate secret and verify only in the isolate that issued them.');
+  }
+  // Upstream mode (CONTRACT section 12) never parses the bundled dataset.
+  const bundled = config.upstreamUrl ? undefined : bundledSource();
+  const source = bundled ?? createUpstreamSource(config, { clock, log: consoleLog, cache: edgeResponseCache(clock) });
+  const services = assembleServices(config, {
+    source,
+    credentials: kvOrDemoCredentials(env.CREDENTIALS, warn),
+    rateLimiter: edgeRateLimiter(env),
+    connection: urlConnection,
+    clock,
+    log: consoleLog,
+    fallbackSigningSecret: randomSecret(),
+  });
+  consoleLog({ level: 'info', message: 'gateway ready', mode: bundled ? 'bundled' : 'upstream', records: bundled?.counts(), config: describeConfig(config) });
+  return services;
+}
+
+/** `[vars]` and secrets as the string variables `parseConfig` reads; other bindings are skipped. */
+export function configVars(env: object): ConfigVars {
+  const vars: ConfigVars = {};
+  for (const [name, value] of Object.entries(env)) {
+    // `[vars]` may hold TOML numbers and booleans; they mean the same as their text.
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') vars[name] = String(value);
+  }
+  return vars;
+}
+
+/**
+ * The rate limiter over the `RATE_LIMITER` Durable Object namespace, one object per bucket.
+ * Without the binding: the in-memory limiter (counts per isolate only), with a warning.
+ */
+export function edgeRateLimiter(env: Env): RateLimiter | undefined {
+  const namespace = env.RATE_LIMITER;
+  if (namespace) return new DurableObjectRateLimiter((bucket) => namespace.get(namespace.idFromName(bucket)));
+  warn('The RATE_LIMITER Durable Object namespace is not bound: rate limits count per isolate only.');
+  return undefined;
+}
+
+/** The upstream response cache over this data centre's Cache API. */
+export function edgeResponseCache(clock: Clock): CacheApiResponseCache {
+  return new CacheApiResponseCache(caches.default, clock);
+}

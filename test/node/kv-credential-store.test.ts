@@ -1,0 +1,83 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/core/crypto';
+import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
+import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
+import { KvCredentialStore, kvEntries, kvOrDemoCredentials, type JsonKeyValue } from '../../src/services/credentials/kv-credential-store';
+
+/** A key-value namespace in memory, answering `get(key, 'json')` as Workers KV does (null when absent). */
+class MapKv implements JsonKeyValue {
+  readonly map = new Map<string, string>();
+  async get(key: string, _type: 'json'): Promise<unknown> {
+    const value = this.map.get(key);
+    return value === undefined ? null : JSON.parse(value);
+  }
+}
+
+const kvWith = (json: unknown) => {
+  const kv = new MapKv();
+  for (const { key, value } of kvEntries(json)) kv.map.set(key, value);
+  return kv;
+};
+
+describe('KvCredentialStore', () => {
+  it('holds the same credentials as the document it was loaded from (demo store round trip)', async () => {
+    const memory = new MemoryCredentialStore(DEMO_CREDENTIALS);
+    const kv = new KvCredentialStore(kvWith(DEMO_CREDENTIALS));
+    for (const secret of ['demo-project-key', 'demo-species-only-key', 'demo-personal-token', 'not-a-credential']) {
+      const digest = await sha256Hex(secret);
+      expect(await kv.apiKey(digest), secret).toEqual(await memory.apiKey(digest));
+      expect(await kv.personalToken(digest), secret).toEqual(await memory.personalToken(digest));
+    }
+    expect(await kv.apiKey(await sha256Hex('demo-project-key'))).toMatchObject({ kind: 'project', id: 'demo' });
+    expect(await kv.client('demo-client')).toEqual(await memory.client('demo-client'));
+    expect(await kv.client('demo-client')).toBeDefined();
+    expect(await kv.client('nobody')).toBeUndefined();
+  });
+
+  it('writes keys by digest and values without plaintext secrets', () => {
+    const entries = kvEntries(DEMO_CREDENTIALS);
+    expect(entries.map((e) => e.key.split(':')[0]).sort()).toEqual(['apikey', 'apikey', 'client', 'pat']);
+    expect(entries.find((e) => e.key === 'client:demo-client')!.value).toContain('"secret_sha256"');
+    const everything = JSON.stringify(entries);
+    for (const secret of ['demo-project-key', 'demo-client-secret', 'demo-personal-token']) expect(everything).not.toContain(`"${secret}"`);
+  });
+
+  it('rejects a malformed entry instead of granting access', async () => {
+    const kv = new MapKv();
+    const digest = await sha256Hex('k');
+    kv.map.set(`apikey:${digest}`, JSON.stringify({ id: 'p', resources: ['species', 'everything'] }));
+    await expect(new KvCredentialStore(kv).apiKey(digest)).rejects.toThrow(/resources/);
+    kv.map.set(`apikey:${digest}`, JSON.stringify(['not', 'an', 'object']));
+    await expect(new KvCredentialStore(kv).apiKey(digest)).rejects.toThrow(/JSON object/);
+  });
+
+  it('falls back to the demo store, with a warning, when no namespace is bound', async () => {
+    const warnings: string[] = [];
+    const store = kvOrDemoCredentials(undefined, (m) => warnings.push(m));
+    expect(await store.apiKey(await sha256Hex('demo-project-key'))).toMatchObject({ id: 'demo' });
+    expect(warnings).toEqual([expect.stringMatching(/CREDENTIALS KV namespace is not bound/)]);
+
+    const bound = kvOrDemoCredentials(new MapKv(), (m) => warnings.push(m));
+    expect(bound).toBeInstanceOf(KvCredentialStore);
+    expect(await bound.apiKey(await sha256Hex('demo-project-key'))).toBeUndefined();
+    expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('scripts/kv-credentials.ts', () => {
+  it('turns a CREDENTIALS_FILE into `wrangler kv bulk put` input, and names a bad entry', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kv-credentials-'));
+    const good = join(dir, 'good.json');
+    writeFileSync(good, JSON.stringify(DEMO_CREDENTIALS));
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ projects: [{ id: 'x', key_sha256: 'plaintext', resources: '*' }] }));
+    const run = (file: string) => execFileSync('npx', ['tsx', 'scripts/kv-credentials.ts', file], { encoding: 'utf8', stdio: 'pipe' });
+
+    expect(JSON.parse(run(good))).toEqual(kvEntries(DEMO_CREDENTIALS));
+    expect(() => run(bad)).toThrow(/projects\[0\]\.key_sha256 must be a SHA-256 hex digest/);
+  });
+});

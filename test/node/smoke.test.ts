@@ -1,0 +1,4 @@
+import { smokeSuite } from '../suites/smoke.suite';
+import { testApp } from '../support/harness';
+
+smokeSuite(() => testApp());

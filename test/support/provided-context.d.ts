@@ -1,0 +1,9 @@
+/** What test/support/workers-global-setup.ts provides to the workerd tests (`inject`). */
+import 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A canonical v2 backend on 127.0.0.1, for upstream-mode tests. */
+    upstreamUrl: string;
+  }
+}

@@ -1,0 +1,32 @@
+import { createExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import worker from '../../src/worker';
+import type { Gateway } from '../../src/worker/gateway';
+import { DEMO, type SuiteClient } from '../suites/client';
+
+/** Relative paths go to `https://localhost`; absolute URLs (`http://api.example.com/...`) as they are. */
+const requestTo = (path: string, headers: Record<string, string>, init: RequestInit) =>
+  new Request(new URL(path, 'https://localhost'), { ...init, headers });
+
+/** A suite client over a `fetch` handler inside workerd, with the test run's bindings. */
+function handlerClient(handler: Gateway): SuiteClient {
+  return {
+    get: async (path, headers = { Authorization: DEMO.key }, init = {}) => handler.fetch(requestTo(path, headers, init), env, createExecutionContext()),
+  };
+}
+
+/**
+ * The worker entry's own `fetch` (the module instance workerd serves), with the bindings of
+ * wrangler.toml and the test bindings of vitest.config.ts. The scheme of the URL is what the
+ * worker sees. It is called directly rather than through `exports.default.fetch`, whose every
+ * call gets slower as a test file's requests add up (cloudflare/workers-sdk#15446): the suites
+ * send thousands.
+ */
+export function workerClient(): SuiteClient {
+  return handlerClient(worker);
+}
+
+/** A suite client over a gateway built by the test (other bindings, a manual clock). */
+export function gatewayClient(gateway: Gateway): SuiteClient {
+  return handlerClient(gateway);
+}

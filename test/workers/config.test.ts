@@ -1,0 +1,63 @@
+import { createExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildGateway, configVars } from '../../src/worker/gateway';
+import { DEMO, json } from '../suites/client';
+
+const SECRETS = { TOKEN_SIGNING_SECRET: 'edge-signing-secret-value', UPSTREAM_AUTHORIZATION: 'Bearer upstream-secret-value' };
+
+/** Builds a gateway from `bindings` as the entry would, capturing what it logs. */
+function gatewayWith(bindings: Partial<Env>) {
+  const logged: string[] = [];
+  vi.spyOn(console, 'log').mockImplementation((line: unknown) => void logged.push(String(line)));
+  const gateway = buildGateway({ ...env, ...bindings } as Env);
+  const get = async (path: string, headers: Record<string, string> = { Authorization: DEMO.key }) =>
+    gateway.fetch(new Request(`https://localhost${path}`, { headers }), env, createExecutionContext());
+  return { get, logged };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('configuration from the bindings', () => {
+  it('reads [vars] as strings, TOML numbers and booleans as their text, and skips bindings', () => {
+    const vars = configVars({ SERVICE_NAME: 'edge', RATE_LIMIT_PER_MINUTE: 90, TRUST_PROXY: false, CREDENTIALS: env.CREDENTIALS, RATE_LIMITER: env.RATE_LIMITER });
+    expect(vars).toEqual({ SERVICE_NAME: 'edge', RATE_LIMIT_PER_MINUTE: '90', TRUST_PROXY: 'false' });
+  });
+
+  it('serves with the wrangler.toml [vars] (the worker entry itself)', () => {
+    expect(configVars(env)).toMatchObject({ SERVICE_NAME: 'botanical', DOCS_URL: 'https://docs.botanical.example', TOKEN_RATE_LIMIT_PER_MINUTE: '10' });
+  });
+
+  it('builds the gateway from the bindings: problem type and instance follow DOCS_URL and SERVICE_NAME', async () => {
+    const { get, logged } = gatewayWith({ SERVICE_NAME: 'edge-test', DOCS_URL: 'https://docs.edge.example/', CREDENTIALS: undefined, ...SECRETS });
+    const res = await get('/v2/nowhere');
+    const body = await json(res);
+    expect(body.type).toBe('https://docs.edge.example/problems/not-found');
+    expect(body.instance).toBe(`urn:edge-test:request:${res.headers.get('Svc-Request-Id')}`);
+
+    // Without the KV binding: the demo store, announced by a warning.
+    expect((await get('/v2/species')).status).toBe(200);
+    expect(logged.some((l) => /CREDENTIALS KV namespace is not bound/.test(l)), logged.join('\n')).toBe(true);
+    // The ready line describes the configuration without its secrets.
+    const ready = logged.find((l) => l.includes('"gateway ready"'));
+    expect(ready, logged.join('\n')).toBeDefined();
+    expect(JSON.parse(ready!).config).toMatchObject({ serviceName: 'edge-test', tokenSigningSecret: '[set]', upstreamAuthorization: '[set]' });
+    for (const secret of Object.values(SECRETS)) expect(logged.join('\n')).not.toContain(secret);
+  });
+
+  it('answers every request with a 500 problem when a variable is invalid, logging the variable but no secret', async () => {
+    const { get, logged } = gatewayWith({ HTTPS_REDIRECT_UNTIL: 'next tuesday', ...SECRETS });
+    for (const path of ['/healthz', '/v2/species']) {
+      const res = await get(path);
+      const text = await res.text();
+      expect(res.status, text).toBe(500);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      const body = JSON.parse(text);
+      expect(body).toMatchObject({ status: 500, code: 'svc/internalError', type: 'https://docs.botanical.example/problems/internal-error' });
+      expect(body.instance).toBe(`urn:botanical:request:${res.headers.get('Svc-Request-Id')}`);
+      expect(text).not.toMatch(/HTTPS_REDIRECT_UNTIL|tuesday/);
+    }
+    expect(logged.filter((l) => l.includes('HTTPS_REDIRECT_UNTIL'))).toHaveLength(2);
+    for (const secret of Object.values(SECRETS)) expect(logged.join('\n')).not.toContain(secret);
+  });
+});

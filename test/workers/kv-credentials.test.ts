@@ -1,0 +1,68 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/core/crypto';
+import { RESOURCE_NAMES } from '../../src/core/resources';
+import { KvCredentialStore } from '../../src/services/credentials/kv-credential-store';
+import { DEMO, json } from '../suites/client';
+import { workerClient } from './client';
+
+const kv = env.CREDENTIALS!;
+const get = (path: string, authorization: string) => workerClient().get(path, { Authorization: authorization });
+
+describe('credentials from the CREDENTIALS KV namespace', () => {
+  it('accepts a project key that exists only in KV, with the access its entry grants', async () => {
+    await kv.put(`apikey:${await sha256Hex('edge-only-key')}`, JSON.stringify({ id: 'edge-project', resources: ['species'] }));
+    const ok = await get('/v2/species', 'ApiKey edge-only-key');
+    expect(ok.status, await ok.text()).toBe(200);
+    const forbidden = await get('/v2/genus', 'ApiKey edge-only-key');
+    expect(forbidden.status).toBe(403);
+    expect((await json(forbidden)).code).toBe('auth/forbidden');
+  });
+
+  it('accepts a personal access token from KV as a Bearer credential', async () => {
+    await kv.put(`pat:${await sha256Hex('edge-member-token')}`, JSON.stringify({ member: 'edge-member', resources: '*' }));
+    const res = await get('/v2/genus', 'Bearer edge-member-token');
+    expect(res.status, await res.text()).toBe(200);
+  });
+
+  it('refuses a key KV does not hold, and one removed from KV (no per-isolate copy)', async () => {
+    const unknown = await get('/v2/species', 'ApiKey never-stored-key');
+    expect(unknown.status).toBe(401);
+    expect((await json(unknown)).code).toBe('auth/invalidCredential');
+
+    const digest = await sha256Hex('short-lived-key');
+    await kv.put(`apikey:${digest}`, JSON.stringify({ id: 'short-lived', resources: '*' }));
+    expect((await get('/v2/species', 'ApiKey short-lived-key')).status).toBe(200);
+    await kv.delete(`apikey:${digest}`);
+    expect((await get('/v2/species', 'ApiKey short-lived-key')).status).toBe(401);
+  });
+
+  it('serves the demo credentials only because they were put in KV (the binding replaces the demo store)', async () => {
+    expect((await get('/v2/species', DEMO.key)).status).toBe(200);
+    const demoKey = `apikey:${await sha256Hex('demo-project-key')}`;
+    const entry = await kv.get(demoKey);
+    await kv.delete(demoKey);
+    expect((await get('/v2/species', DEMO.key)).status).toBe(401);
+    await kv.put(demoKey, entry!);
+  });
+
+  it('answers a malformed entry with a 500 that reveals nothing, never with access', async () => {
+    await kv.put(`apikey:${await sha256Hex('broken-entry-key')}`, JSON.stringify({ id: 'broken', resources: 'everything' }));
+    const res = await get('/v2/species', 'ApiKey broken-entry-key');
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(500);
+    expect(body.code).toBe('svc/internalError');
+    expect(JSON.stringify(body)).not.toMatch(/resources|broken/);
+  });
+
+  it('finds an OAuth client by id, with its secret digest', async () => {
+    const digest = await sha256Hex('edge-client-secret');
+    await kv.put('client:edge-client', JSON.stringify({ id: 'edge-client', secret_sha256: digest, resources: '*', preview: true }));
+    const store = new KvCredentialStore(kv);
+    expect(await store.client('edge-client')).toEqual({
+      principal: { kind: 'client', id: 'edge-client', access: { resources: RESOURCE_NAMES, preview: true } },
+      secretDigest: digest,
+    });
+    expect(await store.client('no-such-client')).toBeUndefined();
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * The runtime-neutral behavioural suites (test/suites), run against the worker entry inside
+ * workerd with its edge services: KV credentials, the Durable Object rate limiter, the request
+ * URL's scheme for the transport policy. Adding a suite to the edge run is one line here.
+ */
+import { env } from 'cloudflare:workers';
+import { ManualClock } from '../../src/services/clock';
+import { buildGateway } from '../../src/worker/gateway';
+import { corsSuite } from '../suites/cors.suite';
+import { oauthSuite } from '../suites/oauth.suite';
+import { rateLimitSuite } from '../suites/rate-limit.suite';
+import { smokeSuite } from '../suites/smoke.suite';
+import { transportSuite } from '../suites/transport.suite';
+import { DEFAULT_V1_HEADERS, v1Suite } from '../suites/v1.suite';
+import { v2Suite } from '../suites/v2.suite';
+import { v3Suite } from '../suites/v3.suite';
+import { gatewayClient, workerClient } from './client';
+
+smokeSuite(workerClient);
+v2Suite(workerClient);
+v1Suite(workerClient, DEFAULT_V1_HEADERS);
+v3Suite(workerClient);
+oauthSuite(workerClient);
+corsSuite(workerClient);
+rateLimitSuite(workerClient);
+// The transport suite stands the gateway on either side of the HTTPS cut-off.
+transportSuite(({ now, env: vars }) => gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now)))));
