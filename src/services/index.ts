@@ -4,7 +4,7 @@ import type { Clock } from './clock';
 import { systemClock } from './clock';
 import { urlConnection, type ConnectionFacts } from './connection';
 import type { CredentialStore } from './credentials/credential-store';
-import { MemoryRateLimiter } from './memory-rate-limiter';
+import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
 import type { RateLimiter } from './rate-limiter';
 import type { RecordSource } from './record-source';
 import { HmacTokenService } from './tokens';

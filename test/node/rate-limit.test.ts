@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/services/clock';
-import { MemoryRateLimiter } from '../../src/services/memory-rate-limiter';
+import { MemoryRateLimiter } from '../../src/services/rate-limit/memory-rate-limiter';
 import { rateLimitSuite } from '../suites/rate-limit.suite';
 import { mintDemoToken } from '../suites/tokens';
 import { DEMO, json, testApp } from '../support/harness';

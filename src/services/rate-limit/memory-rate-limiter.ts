@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
-import type { Clock } from './clock';
-import type { RateLimitDecision, RateLimiter } from './rate-limiter';
-import { countHit, type WindowState } from './rate-limit/fixed-window';
+import type { Clock } from '../clock';
+import type { RateLimitDecision, RateLimiter } from '../rate-limiter';
+import { countHit, type WindowState } from './fixed-window';
 
 /**
  * Fixed windows aligned to the clock (a 60 s window opens at every whole minute), one per bucket,
