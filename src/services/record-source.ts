@@ -1,3 +1,4 @@
+import type { RawJson } from '../core/json-body';
 import type { FamilyRecord, GenusRecord, PlantRecord, SpeciesRecord } from '../core/records';
 
 export type ResourceName = 'species' | 'genus' | 'families' | 'plants';
@@ -59,6 +60,31 @@ export interface Readiness {
   report: Record<string, unknown>;
 }
 
+/** A page whose records are kept serialized (their canonical JSON bytes). */
+export interface StoredPage {
+  items: RawJson[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+/** A detail whose record is kept serialized, with its stored validator (a hash of the v2 detail). */
+export interface StoredDetail {
+  record: RawJson;
+  meta: DetailMeta;
+  etag: string;
+}
+
+/**
+ * The answers of `list` and `get` with every record as the bytes it serializes to, for a source
+ * that keeps records serialized: the core copies them into the body and parses only the records a
+ * version change reads.
+ */
+export interface StoredReads {
+  list(resource: ResourceName, query: ListQuery, scope: Scope | undefined, ctx: SourceContext): Promise<StoredPage | undefined>;
+  get(resource: ResourceName, id: string, ctx: SourceContext): Promise<StoredDetail | undefined>;
+}
+
 /**
  * Where the core reads records: the bundled dataset or an upstream backend.
  * `undefined` means the record (or the scope's parent) does not exist.
@@ -69,6 +95,8 @@ export interface RecordSource {
   get(resource: ResourceName, id: string, ctx: SourceContext): Promise<Detail | undefined>;
   /** Whether the source can serve now (upstream mode probes its backend); absent means in-process, always ready. */
   ready?(ctx: SourceContext): Promise<Readiness>;
+  /** The same reads with records kept serialized; the core prefers them when present. */
+  stored?: StoredReads;
 }
 
 /** The canonical page size (v2). */

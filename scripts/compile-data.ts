@@ -1,0 +1,88 @@
+/**
+ * Compiles `fixtures/taxa.json` into the artifact both runtimes open without parsing
+ * (src/services/bundled/compile: records, orders and search; see docs/compiled-dataset.md):
+ *
+ *   generated/taxa.bin          one container, read by the Node entry
+ *   generated/assets/*.bin      the same sections as separate pieces (Workers Static Assets)
+ *   generated/taxa.index.json   the pieces' index, bundled into the worker
+ *
+ *   npx tsx scripts/compile-data.ts [--if-stale]
+ *
+ * `--if-stale` (what `npm start`, `npm test` and the worker scripts run first) does nothing when
+ * the artifact was built from the same fixture by the same compiler. Deterministic.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compileDataset } from '../src/services/bundled/compile/index';
+import { readContainer } from '../src/services/bundled/compiled/container';
+import type { CompiledMeta } from '../src/services/bundled/compiled/layout';
+import { memoryStore, PIECE_INDEX, pieceName, type PieceIndex } from '../src/services/bundled/compiled/store';
+import { parseDatasetLines } from '../src/services/bundled/dataset-lines';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const FIXTURE = join(ROOT, 'fixtures/taxa.json');
+export const ARTIFACT = join(ROOT, 'generated/taxa.bin');
+const ASSETS = join(ROOT, 'generated/assets');
+const INDEX = join(ROOT, 'generated/taxa.index.json');
+
+/** The compiler's own sources: a change to any of them makes the artifact stale. */
+const COMPILER_SOURCES = ['src/services/bundled/compile', 'src/services/bundled/compiled', 'src/core/text.ts', 'src/core/hash.ts', 'src/core/resources.ts'];
+
+function files(path: string): string[] {
+  const full = join(ROOT, path);
+  return path.endsWith('.ts') ? [full] : readdirSync(full).sort().map((f) => join(full, f));
+}
+
+/** Digest of the fixture and the compiler that identifies an artifact. */
+export function inputsDigest(fixture: Uint8Array): string {
+  const hash = createHash('sha256').update(fixture);
+  for (const file of COMPILER_SOURCES.flatMap(files)) hash.update(file.slice(ROOT.length)).update(readFileSync(file));
+  return hash.digest('hex');
+}
+
+function builtFrom(): string | undefined {
+  if (!existsSync(ARTIFACT) || !existsSync(INDEX)) return undefined;
+  try {
+    return readContainer<CompiledMeta>(new Uint8Array(readFileSync(ARTIFACT))).meta.inputs;
+  } catch {
+    return undefined;
+  }
+}
+
+function main(argv: string[]): void {
+  const started = performance.now();
+  const fixture = new Uint8Array(readFileSync(FIXTURE));
+  const inputs = inputsDigest(fixture);
+  if (argv.includes('--if-stale') && builtFrom() === inputs) return;
+
+  // Stage 1: read the source dataset; stages 2-4 are the compiler's.
+  const artifact = compileDataset(parseDatasetLines(fixture), inputs);
+  mkdirSync(dirname(ARTIFACT), { recursive: true });
+  writeFileSync(ARTIFACT, artifact);
+
+  // The same sections as pieces, for a reader that fetches only what it needs.
+  const store = memoryStore(artifact);
+  const container = readContainer<CompiledMeta>(artifact);
+  const index: PieceIndex = { meta: store.meta, sections: {} };
+  rmSync(ASSETS, { recursive: true, force: true });
+  mkdirSync(ASSETS, { recursive: true });
+  for (const name of sectionNames(artifact)) {
+    const data = container.section(name);
+    index.sections[name] = { type: typeName(data), length: data.length };
+    writeFileSync(join(ASSETS, pieceName(name)), new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  }
+  writeFileSync(INDEX, JSON.stringify(index));
+  process.stdout.write(`compiled ${FIXTURE.slice(ROOT.length + 1)} into generated/ (${artifact.byteLength} bytes, ${Object.keys(index.sections).length} pieces) in ${Math.round(performance.now() - started)} ms\n`);
+}
+
+function sectionNames(artifact: Uint8Array): string[] {
+  const length = new DataView(artifact.buffer, artifact.byteOffset).getUint32(4, true);
+  return Object.keys((JSON.parse(new TextDecoder().decode(artifact.subarray(8, 8 + length))) as { sections: object }).sections);
+}
+
+const typeName = (data: ArrayBufferView) =>
+  data instanceof Uint8Array ? 'u8' : data instanceof Uint16Array ? 'u16' : data instanceof Uint32Array ? 'u32' : 'f64';
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main(process.argv.slice(2));
