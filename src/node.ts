@@ -2,27 +2,74 @@
 import { serve, type HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
-import { readFileSync, realpathSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import type { TLSSocket } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import { createApp } from './app';
 import { ConfigError, describeConfig, parseConfig, type Config } from './config';
 import type { Dataset } from './core/records';
 import { BundledSource } from './services/bundled/bundled-source';
+import { memoryStore } from './services/bundled/compiled/store';
 import { MemoryCredentialStore, parseCredentialDocument } from './services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from './services/credentials/demo-credentials';
 import { systemClock } from './services/clock';
 import type { ConnectionInfo } from './services/connection';
-import { assembleServices, consoleLog, randomSecret } from './services/index';
+import type { LogLine } from './env';
+import { assembleServices, randomSecret } from './services/index';
 import { createUpstreamSource } from './services/upstream/index';
 
 const FIXTURE = new URL('../fixtures/taxa.json', import.meta.url);
+/** The compiled dataset (`npm run compile:data`; `npm start` runs it first when stale). */
+const ARTIFACT = new URL('../generated/taxa.bin', import.meta.url);
 
 const warn = (message: string) => console.log(JSON.stringify({ level: 'warn', message }));
 
 /** Reads the bundled dataset from `fixtures/`. */
 export function loadDataset(): Dataset {
   return JSON.parse(readFileSync(FIXTURE, 'utf8')) as Dataset;
+}
+
+const modified = (url: URL) => statSync(url, { throwIfNoEntry: false })?.mtimeMs;
+
+/**
+ * The bundled record source over the compiled dataset, viewed in place (nothing parsed). Without
+ * an artifact at least as new as the fixture, the fixture is compiled in memory, with a warning.
+ */
+export function bundledSource(): BundledSource {
+  const built = modified(ARTIFACT);
+  if (built !== undefined && built >= modified(FIXTURE)!) return new BundledSource(memoryStore(new Uint8Array(readFileSync(ARTIFACT))));
+  warn('generated/taxa.bin is missing or older than fixtures/taxa.json: compiling the dataset in memory (run `npm run compile:data`).');
+  return new BundledSource(loadDataset());
+}
+
+/** SHA-256 hex, synchronously: no hop to WebCrypto's thread pool for every presented credential. */
+export const nodeDigest = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Log lines written to stdout in batches, one write per turn of the event loop instead of one per
+ * request; whatever is pending at exit is written synchronously, so no line is lost at shutdown.
+ */
+export function batchedStdoutLog(): (line: LogLine) => void {
+  let pending = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    const text = pending;
+    pending = '';
+    if (text) process.stdout.write(text);
+  };
+  process.once('exit', () => {
+    if (pending) writeSync(1, pending);
+    pending = '';
+  });
+  return (line) => {
+    pending += `${JSON.stringify(line)}\n`;
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
 }
 
 /** TLS and the peer address from the Node socket, for the transport policy (CONTRACT section 9). */
@@ -48,9 +95,10 @@ export function main(): void {
   const config = parseConfig(process.env);
   if (!config.tokenSigningSecret) warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-process secret.');
   // Upstream mode (CONTRACT section 12) never loads the bundled dataset.
-  const bundled = config.upstreamUrl ? undefined : new BundledSource(loadDataset());
-  const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log: consoleLog });
-  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection });
+  const bundled = config.upstreamUrl ? undefined : bundledSource();
+  const log = batchedStdoutLog();
+  const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log });
+  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection, log, digest: nodeDigest });
   const app = createApp(config, services);
 
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
