@@ -57,7 +57,7 @@ export class BundledSource implements RecordSource {
     const compiled = this.resources[resource];
     const at = await compiled.position(id);
     if (at === undefined) return undefined;
-    const [[record], lastModified, counts, etag] = await Promise.all([compiled.records([at]), compiled.lastModified(at), compiled.counts(at), compiled.etag(at)]);
-    return { record: new RawJson(record!), meta: { last_modified: lastModified, ...counts }, etag };
+    const [[record], facts] = await Promise.all([compiled.records([at]), compiled.recordFacts(at)]);
+    return { record: new RawJson(record!), meta: { last_modified: facts.lastModified, ...facts.counts }, etag: facts.etag };
   }
 }

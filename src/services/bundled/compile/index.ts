@@ -1,16 +1,28 @@
 import type { Dataset } from '../../../core/records';
 import { RESOURCE_NAMES } from '../../../core/resources';
 import { writeContainer, type SectionData } from '../compiled/container';
-import { CHUNK, FORMAT, section, type CompiledMeta, type ResourceMeta } from '../compiled/layout';
+import { FORMAT, ID_CHUNK, POSTINGS_CHUNK, RECORD_CHUNK, SEARCH_CHUNK, section, type CompiledMeta, type ResourceMeta } from '../compiled/layout';
 import { buildChildren, buildOrders } from './orders';
 import { buildRecords, type BuiltRecords } from './records';
 import { buildSearch } from './search';
 import { resourceSpecs } from './spec';
 
+/** Byte-range pieces `[offsets[from], offsets[to])` of `bytes`, with offsets made local. */
+function slice(bytes: Uint8Array, offsets: Uint32Array, from: number, to: number): { bytes: Uint8Array; offsets: Uint32Array } {
+  const base = offsets[from]!;
+  return { bytes: bytes.subarray(base, offsets[to]!), offsets: offsets.slice(from, to + 1).map((o) => o - base) };
+}
+
+/** Splits `count` items into chunks of `size`, calling `write(k, from, to)` for each. */
+function chunks(count: number, size: number, write: (k: number, from: number, to: number) => void): void {
+  for (let k = 0; k * size < count; k++) write(k, k * size, Math.min((k + 1) * size, count));
+}
+
 /**
  * The compiler: the dataset (stage 1, read by the caller) into the artifact both runtimes open
  * without parsing. Stage 2 serializes the records, stage 3 builds orders, child lists and the
- * search structure, stage 4 writes the container. `inputs` identifies what it was built from.
+ * search structure, stage 4 (here) writes the container, in chunks a piece-by-piece reader can
+ * fetch alone. `inputs` identifies what it was built from.
  */
 export function compileDataset(dataset: Dataset, inputs = ''): Uint8Array {
   const specs = resourceSpecs(dataset);
@@ -23,24 +35,30 @@ export function compileDataset(dataset: Dataset, inputs = ''): Uint8Array {
   for (const resource of RESOURCE_NAMES) {
     const spec = specs[resource];
     const { records, ids, json, offsets, etags, lastModified, counts } = built[resource]!;
-    const idBytes = ids.map((id) => encoder.encode(id));
-    const idOffsets = new Uint32Array(ids.length + 1);
-    idBytes.forEach((b, i) => (idOffsets[i + 1] = idOffsets[i]! + b.byteLength));
-    const idText = new Uint8Array(idOffsets[ids.length]!);
-    idBytes.forEach((b, i) => idText.set(b, idOffsets[i]!));
-    Object.assign(sections, {
-      [section.ids(resource)]: idText,
-      [section.idOffsets(resource)]: idOffsets,
-      [section.offsets(resource)]: offsets,
-      [section.etags(resource)]: etags,
-      [section.lastModified(resource)]: lastModified,
+    chunks(records.length, RECORD_CHUNK, (k, from, to) => {
+      const part = slice(json, offsets, from, to);
+      sections[section.records(resource, k)] = writeContainer(null, {
+        json: part.bytes,
+        offsets: part.offsets,
+        etags: etags.subarray(2 * from, 2 * to),
+        lastModified: lastModified.subarray(from, to),
+        ...Object.fromEntries(Object.entries(counts).map(([name, values]) => [`count.${name}`, values.subarray(from, to)])),
+      });
     });
-    // Records in chunks, so a reader that fetches pieces (Workers Static Assets) loads only the chunks a page touches.
-    for (let k = 0; k * CHUNK < records.length; k++) {
-      sections[section.jsonChunk(resource, k)] = json.subarray(offsets[k * CHUNK]!, offsets[Math.min((k + 1) * CHUNK, records.length)]!);
-    }
-    sections[section.byId(resource)] = Uint32Array.from(ids.keys()).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
-    for (const [name, values] of Object.entries(counts)) sections[section.count(resource, name)] = values;
+
+    const byId = Uint32Array.from(ids.keys()).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+    const idFences: string[] = [];
+    chunks(byId.length, ID_CHUNK, (k, from, to) => {
+      const positions = byId.subarray(from, to);
+      const texts = [...positions].map((p) => encoder.encode(ids[p]!));
+      const idOffsets = new Uint32Array(texts.length + 1);
+      texts.forEach((t, i) => (idOffsets[i + 1] = idOffsets[i]! + t.byteLength));
+      const text = new Uint8Array(idOffsets[texts.length]!);
+      texts.forEach((t, i) => text.set(t, idOffsets[i]!));
+      idFences.push(ids[positions[0]!]!);
+      sections[section.ids(resource, k)] = writeContainer(null, { text, offsets: idOffsets, positions });
+    });
+
     for (const [field, order] of Object.entries(buildOrders(records, spec.sortable))) {
       sections[section.ranks(resource, field)] = order.ranks;
       sections[section.asc(resource, field)] = order.asc;
@@ -50,15 +68,18 @@ export function compileDataset(dataset: Dataset, inputs = ''): Uint8Array {
       sections[section.childStart(resource, parent)] = children.start;
       sections[section.children(resource, parent)] = children.positions;
     }
+
     const search = buildSearch(records, spec.searchable);
-    Object.assign(sections, {
-      [section.searchText(resource)]: search.text,
-      [section.searchOffsets(resource)]: search.offsets,
-      [section.gramKeys(resource)]: search.keys,
-      [section.gramStarts(resource)]: search.starts,
-      [section.postings(resource)]: search.postings,
+    chunks(records.length, SEARCH_CHUNK, (k, from, to) => {
+      const part = slice(search.text, search.offsets, from, to);
+      sections[section.search(resource, k)] = writeContainer(null, { text: part.bytes, offsets: part.offsets });
     });
-    resources[resource] = { count: records.length, sortable: [...spec.sortable], parents: Object.keys(spec.parents), counts: Object.keys(counts) };
+    sections[section.gramKeys(resource)] = search.keys;
+    sections[section.gramStarts(resource)] = search.starts;
+    chunks(search.keys.length, POSTINGS_CHUNK, (k, from, to) => {
+      sections[section.postings(resource, k)] = search.postings.subarray(search.starts[from]!, search.starts[to]!);
+    });
+    resources[resource] = { count: records.length, idFences, sortable: [...spec.sortable], parents: Object.keys(spec.parents), counts: Object.keys(counts) };
   }
   const meta: CompiledMeta = { format: FORMAT, inputs, last_modified: dataset.dataset.last_modified, resources };
   return writeContainer(meta, sections);

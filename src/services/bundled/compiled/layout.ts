@@ -3,8 +3,14 @@
 /** Bumped whenever the layout changes, so a stale artifact is rebuilt rather than misread. */
 export const FORMAT = 1;
 
-/** Records per chunk of serialized records. */
-export const CHUNK = 1024;
+/**
+ * Pieces: records, search text, postings and the id index are stored in chunks, so a reader that
+ * fetches pieces (Workers Static Assets) loads only the few a request touches.
+ */
+export const RECORD_CHUNK = 64;
+export const SEARCH_CHUNK = 256;
+export const POSTINGS_CHUNK = 256;
+export const ID_CHUNK = 1024;
 
 /** The rank of a null sort value: after every value, in either direction. */
 export const NULL_RANK = 0xffffffff;
@@ -18,6 +24,8 @@ export const gramKey = (text: string, at: number) => text.charCodeAt(at) * 0x100
 
 export interface ResourceMeta {
   count: number;
+  /** The first id (code-unit order) of each chunk of the id index. */
+  idFences: string[];
   sortable: string[];
   parents: string[];
   counts: string[];
@@ -32,23 +40,20 @@ export interface CompiledMeta {
   resources: Record<string, ResourceMeta>;
 }
 
-/** Section names of one resource. */
+/** Section names of one resource. Chunks are small containers of their own. */
 export const section = {
-  ids: (r: string) => `${r}.ids`,
-  idOffsets: (r: string) => `${r}.idOffsets`,
-  jsonChunk: (r: string, k: number) => `${r}.json.${k}`,
-  byId: (r: string) => `${r}.byId`,
-  offsets: (r: string) => `${r}.offsets`,
-  etags: (r: string) => `${r}.etags`,
-  lastModified: (r: string) => `${r}.lastModified`,
-  count: (r: string, name: string) => `${r}.count.${name}`,
+  /** Chunk `k` of records: `json`, `offsets` (local), `etags`, `lastModified`, `count.<name>`. */
+  records: (r: string, k: number) => `${r}.records.${k}`,
+  /** Chunk `k` of the id index (ids in code-unit order): `text`, `offsets`, `positions`. */
+  ids: (r: string, k: number) => `${r}.ids.${k}`,
   ranks: (r: string, field: string) => `${r}.ranks.${field}`,
   asc: (r: string, field: string) => `${r}.asc.${field}`,
   childStart: (r: string, parent: string) => `${r}.children.${parent}.start`,
   children: (r: string, parent: string) => `${r}.children.${parent}.positions`,
-  searchText: (r: string) => `${r}.search.text`,
-  searchOffsets: (r: string) => `${r}.search.offsets`,
-  gramKeys: (r: string) => `${r}.search.keys`,
-  gramStarts: (r: string) => `${r}.search.starts`,
-  postings: (r: string) => `${r}.search.postings`,
+  /** Chunk `k` of folded search text: `text`, `offsets` (local). */
+  search: (r: string, k: number) => `${r}.search.${k}`,
+  gramKeys: (r: string) => `${r}.grams.keys`,
+  gramStarts: (r: string) => `${r}.grams.starts`,
+  /** Chunk `k` of postings: the bytes of keys `k*POSTINGS_CHUNK ..`, from `starts[k*POSTINGS_CHUNK]`. */
+  postings: (r: string, k: number) => `${r}.grams.postings.${k}`,
 };

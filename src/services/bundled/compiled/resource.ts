@@ -1,7 +1,10 @@
-import { CHUNK, NULL_RANK, section, type ResourceMeta } from './layout';
+import { readContainer } from './container';
+import { NULL_RANK, RECORD_CHUNK, section, type ResourceMeta } from './layout';
 import type { SectionStore } from './store';
 
 const decoder = new TextDecoder();
+
+type Part = ReturnType<typeof readContainer<null>>;
 
 /**
  * One resource of the compiled dataset: records by position (default, numeric-aware id order),
@@ -10,6 +13,7 @@ const decoder = new TextDecoder();
  */
 export class CompiledResource {
   private readonly derived = new Map<string, Uint32Array>();
+  private readonly opened = new Map<string, Part>();
 
   constructor(
     private readonly store: SectionStore,
@@ -33,16 +37,41 @@ export class CompiledResource {
     return (await this.store.load(name)) as Uint8Array;
   }
 
-  /** The position of the record with `id`, by binary search over ids in code-unit order. */
+  /** A chunk piece (a small container of its own), opened once. */
+  async part(name: string): Promise<Part> {
+    let part = this.opened.get(name);
+    if (!part) {
+      part = readContainer<null>((await this.store.load(name)) as Uint8Array);
+      this.opened.set(name, part);
+    }
+    return part;
+  }
+
+  /** The chunk pieces `name(k)` for every `k` in `ks`, fetched together. */
+  async parts(name: (k: number) => string, ks: Iterable<number>): Promise<Map<number, Part>> {
+    const unique = [...new Set(ks)];
+    const loaded = await Promise.all(unique.map((k) => this.part(name(k))));
+    return new Map(unique.map((k, i) => [k, loaded[i]!]));
+  }
+
+  /** The position of the record with `id`: its id-index chunk by the fences, then a binary search. */
   async position(id: string): Promise<number | undefined> {
-    const [text, offsets, byId] = await Promise.all([this.u8(section.ids(this.name)), this.u32(section.idOffsets(this.name)), this.u32(section.byId(this.name))]);
-    let lo = 0;
-    let hi = byId.length - 1;
-    while (lo <= hi) {
+    const fences = this.meta.idFences;
+    let k = -1;
+    for (let lo = 0, hi = fences.length - 1; lo <= hi; ) {
       const mid = (lo + hi) >>> 1;
-      const at = byId[mid]!;
-      const candidate = decoder.decode(text.subarray(offsets[at]!, offsets[at + 1]!));
-      if (candidate === id) return at;
+      if (fences[mid]! <= id) (k = mid), (lo = mid + 1);
+      else hi = mid - 1;
+    }
+    if (k < 0) return undefined;
+    const part = await this.part(section.ids(this.name, k));
+    const text = part.section('text') as Uint8Array;
+    const offsets = part.section('offsets') as Uint32Array;
+    const positions = part.section('positions') as Uint32Array;
+    for (let lo = 0, hi = positions.length - 1; lo <= hi; ) {
+      const mid = (lo + hi) >>> 1;
+      const candidate = decoder.decode(text.subarray(offsets[mid]!, offsets[mid + 1]!));
+      if (candidate === id) return positions[mid]!;
       if (candidate < id) lo = mid + 1;
       else hi = mid - 1;
     }
@@ -51,35 +80,29 @@ export class CompiledResource {
 
   /** The canonical JSON bytes of the records at `positions`, in that order. */
   async records(positions: ArrayLike<number>): Promise<Uint8Array[]> {
-    const offsets = await this.u32(section.offsets(this.name));
-    const out: Uint8Array[] = [];
-    for (let i = 0; i < positions.length; i++) {
-      const at = positions[i]!;
-      const k = Math.floor(at / CHUNK);
-      const chunk = await this.u8(section.jsonChunk(this.name, k));
-      const base = offsets[k * CHUNK]!;
-      out.push(chunk.subarray(offsets[at]! - base, offsets[at + 1]! - base));
-    }
-    return out;
+    const list = Array.from(positions);
+    const parts = await this.parts((k) => section.records(this.name, k), list.map((at) => Math.floor(at / RECORD_CHUNK)));
+    return list.map((at) => {
+      const part = parts.get(Math.floor(at / RECORD_CHUNK))!;
+      const offsets = part.section('offsets') as Uint32Array;
+      const i = at % RECORD_CHUNK;
+      return (part.section('json') as Uint8Array).subarray(offsets[i]!, offsets[i + 1]!);
+    });
   }
 
-  /** The stored hash of a record's v2 detail, 16 hex digits. */
-  async etag(at: number): Promise<string> {
-    const etags = await this.u32(section.etags(this.name));
-    return etags[2 * at]!.toString(16).padStart(8, '0') + etags[2 * at + 1]!.toString(16).padStart(8, '0');
-  }
-
-  /** When the record last changed, RFC 3339 UTC to the second. */
-  async lastModified(at: number): Promise<string> {
-    const seconds = (await this.u32(section.lastModified(this.name)))[at]!;
-    return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
-  }
-
-  /** The detail's `meta` counts (`synonyms_count`, ...), in their rendering order. */
-  async counts(at: number): Promise<Record<string, number>> {
-    const out: Record<string, number> = {};
-    for (const name of this.meta.counts) out[name] = (await this.u32(section.count(this.name, name)))[at]!;
-    return out;
+  /** A record's validators and detail counts, from its chunk. */
+  async recordFacts(at: number): Promise<{ etag: string; lastModified: string; counts: Record<string, number> }> {
+    const part = await this.part(section.records(this.name, Math.floor(at / RECORD_CHUNK)));
+    const i = at % RECORD_CHUNK;
+    const etags = part.section('etags') as Uint32Array;
+    const seconds = (part.section('lastModified') as Uint32Array)[i]!;
+    const counts: Record<string, number> = {};
+    for (const name of this.meta.counts) counts[name] = (part.section(`count.${name}`) as Uint32Array)[i]!;
+    return {
+      etag: etags[2 * i]!.toString(16).padStart(8, '0') + etags[2 * i + 1]!.toString(16).padStart(8, '0'),
+      lastModified: new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'),
+      counts,
+    };
   }
 
   /** Dense ranks of `field` by position; `id` ranks are the positions themselves (undefined). */

@@ -1,5 +1,5 @@
 import { fold } from '../../../core/text';
-import { FIELD_SEPARATOR, GRAM, gramKey, section } from './layout';
+import { FIELD_SEPARATOR, GRAM, gramKey, POSTINGS_CHUNK, SEARCH_CHUNK, section } from './layout';
 import type { CompiledResource } from './resource';
 
 const encoder = new TextEncoder();
@@ -8,7 +8,7 @@ const NONE = new Uint32Array(0);
 /**
  * The positions (ascending) of the records whose folded search text holds folded `q` within one
  * field. A needle of three or more units reads the postings of its grams, starting with the
- * rarest, and checks only the records in all of them; a shorter one scans the search text. A
+ * rarest, and checks only the records in all of them; a shorter one checks every record. A
  * needle that folds to nothing, or holds the field separator, matches nothing: no match spans
  * two fields.
  */
@@ -16,34 +16,48 @@ export async function searchPositions(resource: CompiledResource, q: string): Pr
   const needle = fold(q);
   if (needle.length === 0 || needle.includes(FIELD_SEPARATOR)) return NONE;
   const name = resource.name;
-  const [text, offsets] = await Promise.all([resource.u8(section.searchText(name)), resource.u32(section.searchOffsets(name))]);
   const bytes = encoder.encode(needle);
-  if (needle.length < GRAM) return scan(text, offsets, bytes);
+  const chunkCount = Math.ceil(resource.count / SEARCH_CHUNK);
+  if (needle.length < GRAM) return check(resource, Array.from({ length: resource.count }, (_, i) => i), bytes, chunkCount);
 
-  const [keys, starts, postings] = await Promise.all([
-    resource.f64(section.gramKeys(name)),
-    resource.u32(section.gramStarts(name)),
-    resource.u8(section.postings(name)),
-  ]);
-  const lists: Array<[number, number]> = [];
-  const seen = new Set<number>();
+  const [keys, starts] = await Promise.all([resource.f64(section.gramKeys(name)), resource.u32(section.gramStarts(name))]);
+  const grams: number[] = [];
   for (let at = 0; at + GRAM <= needle.length; at++) {
-    const key = gramKey(needle, at);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const k = find(keys, key);
+    const k = find(keys, gramKey(needle, at));
     if (k < 0) return NONE;
-    lists.push([starts[k]!, starts[k + 1]!]);
+    if (!grams.includes(k)) grams.push(k);
   }
-  lists.sort((a, b) => a[1] - a[0] - (b[1] - b[0]));
-  let candidates = decode(postings, lists[0]![0], lists[0]![1]);
-  for (const [from, to] of lists.slice(1)) {
+  // Rarest first: the intersection only shrinks.
+  grams.sort((a, b) => starts[a + 1]! - starts[a]! - (starts[b + 1]! - starts[b]!));
+  const chunkOf = (k: number) => Math.floor(k / POSTINGS_CHUNK);
+  const pieces = await Promise.all([...new Set(grams.map(chunkOf))].map(async (c) => [c, await resource.u8(section.postings(name, c))] as const));
+  const piece = new Map(pieces);
+  const postings = (k: number) => {
+    const base = starts[chunkOf(k) * POSTINGS_CHUNK]!;
+    return decode(piece.get(chunkOf(k))!, starts[k]! - base, starts[k + 1]! - base);
+  };
+  let candidates = postings(grams[0]!);
+  for (const k of grams.slice(1)) {
     if (candidates.length === 0) break;
-    candidates = intersect(candidates, postings, from, to);
+    candidates = intersect(candidates, postings(k));
   }
   // One gram is the whole needle: its postings are the answer. Longer needles are checked in place.
   if (needle.length === GRAM) return Uint32Array.from(candidates);
-  return Uint32Array.from(candidates.filter((i) => contains(text, offsets[i]!, offsets[i + 1]!, bytes)));
+  return check(resource, candidates, bytes, chunkCount);
+}
+
+/** The candidates whose search text holds `needle`, reading only the search chunks they are in. */
+async function check(resource: CompiledResource, candidates: number[], needle: Uint8Array, chunkCount: number): Promise<Uint32Array> {
+  const chunks = candidates.length >= resource.count ? Array.from({ length: chunkCount }, (_, k) => k) : candidates.map((i) => Math.floor(i / SEARCH_CHUNK));
+  const parts = await resource.parts((k) => section.search(resource.name, k), chunks);
+  return Uint32Array.from(
+    candidates.filter((i) => {
+      const part = parts.get(Math.floor(i / SEARCH_CHUNK))!;
+      const offsets = part.section('offsets') as Uint32Array;
+      const local = i % SEARCH_CHUNK;
+      return contains(part.section('text') as Uint8Array, offsets[local]!, offsets[local + 1]!, needle);
+    }),
+  );
 }
 
 function find(keys: Float64Array, key: number): number {
@@ -78,8 +92,7 @@ function decode(postings: Uint8Array, from: number, to: number): number[] {
   return out;
 }
 
-function intersect(sorted: number[], postings: Uint8Array, from: number, to: number): number[] {
-  const other = decode(postings, from, to);
+function intersect(sorted: number[], other: number[]): number[] {
   const out: number[] = [];
   let j = 0;
   for (const p of sorted) {
@@ -101,16 +114,4 @@ function contains(text: Uint8Array, from: number, to: number, needle: Uint8Array
     if (k === needle.length) return true;
   }
   return false;
-}
-
-/** Every record holding `needle`, in one pass over the whole search text. */
-function scan(text: Uint8Array, offsets: Uint32Array, needle: Uint8Array): Uint32Array {
-  const out: number[] = [];
-  let record = 0;
-  for (let i = text.indexOf(needle[0]!); i >= 0; i = text.indexOf(needle[0]!, i + 1)) {
-    while (offsets[record + 1]! <= i) record++;
-    if (out[out.length - 1] === record) continue;
-    if (contains(text, i, offsets[record + 1]!, needle)) out.push(record);
-  }
-  return Uint32Array.from(out);
 }
