@@ -16,7 +16,7 @@ export interface ScopeAt {
 /**
  * The ordered positions of every result a request asked for, computed once and kept (LRU by
  * size), so paging through a search or a sorted list slices a stored array. Unfiltered lists in
- * one field's order need no entry: the compiled orders are the result. Results depend only on
+ * one field's order need no entry: the compiled orders are the result, read a window at a time. Results depend only on
  * public data and the query, never on the caller.
  */
 export class ResultCache {
@@ -25,15 +25,18 @@ export class ResultCache {
   constructor(private readonly resources: Record<ResourceName, CompiledResource>) {}
 
   async window(resource: ResourceName, query: Pick<ListQuery, 'q' | 'order'>, scope: ScopeAt | undefined, offset: number, limit: number): Promise<{ positions: Uint32Array; total: number }> {
+    const compiled = this.resources[resource];
+    if (query.q === undefined && !scope && query.order.length <= 1) {
+      // The compiled orders are the result: read just the window of one.
+      const [term] = query.order;
+      return { positions: await compiled.orderWindow(term?.field ?? 'id', term?.direction ?? 'asc', offset, limit), total: compiled.count };
+    }
     const all = await this.result(resource, query.q, query.order, scope);
     return { positions: all.subarray(offset, offset + limit), total: all.length };
   }
 
   private async result(resource: ResourceName, q: string | undefined, order: OrderTerm[], scope: ScopeAt | undefined): Promise<Uint32Array> {
     const compiled = this.resources[resource];
-    if (q === undefined && !scope && order.length <= 1) {
-      return order.length === 0 ? compiled.order('id', 'asc') : compiled.order(order[0]!.field, order[0]!.direction);
-    }
     const key = JSON.stringify([resource, q ?? null, order.map((t) => [t.field, t.direction]), scope ? [scope.parent, scope.at] : null]);
     const cached = this.cache.get(key);
     if (cached) return cached;

@@ -1,7 +1,7 @@
 import type { Dataset } from '../../../core/records';
 import { RESOURCE_NAMES } from '../../../core/resources';
 import { writeContainer, type SectionData } from '../compiled/container';
-import { FORMAT, ID_CHUNK, POSTINGS_CHUNK, RECORD_CHUNK, SEARCH_CHUNK, section, type CompiledMeta, type ResourceMeta } from '../compiled/layout';
+import { FORMAT, ID_CHUNK, ORDER_CHUNK, POSTINGS_CHUNK, RECORD_CHUNK, SEARCH_CHUNK, section, type CompiledMeta, type ResourceMeta } from '../compiled/layout';
 import { buildChildren, buildOrders } from './orders';
 import { buildRecords, type BuiltRecords } from './records';
 import { buildSearch } from './search';
@@ -61,7 +61,9 @@ export function compileDataset(dataset: Dataset, inputs = ''): Uint8Array {
 
     for (const [field, order] of Object.entries(buildOrders(records, spec.sortable))) {
       sections[section.ranks(resource, field)] = order.ranks;
-      sections[section.asc(resource, field)] = order.asc;
+      for (const direction of ['asc', 'desc'] as const) {
+        chunks(records.length, ORDER_CHUNK, (k, from, to) => (sections[section.order(resource, field, direction, k)] = order[direction].subarray(from, to)));
+      }
     }
     for (const [parent, read] of Object.entries(spec.parents)) {
       const children = buildChildren(records, read!, built[parent]!.ids, parent as keyof typeof specs);

@@ -4,10 +4,11 @@ import { NULL_RANK } from '../compiled/layout';
 
 type SortValue = string | number | null;
 
-/** One sortable field: each record's dense rank (equal values share one; nulls `NULL_RANK`) and the ascending order. */
+/** One sortable field: each record's dense rank (equal values share one; nulls `NULL_RANK`) and both orders. */
 export interface BuiltOrder {
   ranks: Uint32Array;
   asc: Uint32Array;
+  desc: Uint32Array;
 }
 
 /**
@@ -30,7 +31,9 @@ export function buildOrders(records: readonly AnyRecord[], sortable: readonly st
       ranks[i] = rank;
     });
     const nulls = [...values.keys()].filter((i) => values[i] === null);
-    out[field] = { ranks, asc: Uint32Array.from([...present, ...nulls]) };
+    // Descending: value groups reversed, each group still in id order; nulls last here too.
+    const desc = [...present].sort((a, b) => ranks[b]! - ranks[a]! || a - b);
+    out[field] = { ranks, asc: Uint32Array.from([...present, ...nulls]), desc: Uint32Array.from([...desc, ...nulls]) };
   }
   return out;
 }

@@ -7,10 +7,11 @@ export const FORMAT = 1;
  * Pieces: records, search text, postings and the id index are stored in chunks, so a reader that
  * fetches pieces (Workers Static Assets) loads only the few a request touches.
  */
-export const RECORD_CHUNK = 64;
+export const RECORD_CHUNK = 16;
 export const SEARCH_CHUNK = 256;
 export const POSTINGS_CHUNK = 256;
 export const ID_CHUNK = 1024;
+export const ORDER_CHUNK = 1024;
 
 /** The rank of a null sort value: after every value, in either direction. */
 export const NULL_RANK = 0xffffffff;
@@ -47,7 +48,8 @@ export const section = {
   /** Chunk `k` of the id index (ids in code-unit order): `text`, `offsets`, `positions`. */
   ids: (r: string, k: number) => `${r}.ids.${k}`,
   ranks: (r: string, field: string) => `${r}.ranks.${field}`,
-  asc: (r: string, field: string) => `${r}.asc.${field}`,
+  /** Chunk `k` of a field's order (`asc` or `desc`): positions `k*ORDER_CHUNK ..`. */
+  order: (r: string, field: string, direction: string, k: number) => `${r}.order.${field}.${direction}.${k}`,
   childStart: (r: string, parent: string) => `${r}.children.${parent}.start`,
   children: (r: string, parent: string) => `${r}.children.${parent}.positions`,
   /** Chunk `k` of folded search text: `text`, `offsets` (local). */

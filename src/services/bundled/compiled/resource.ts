@@ -1,5 +1,5 @@
 import { readContainer } from './container';
-import { NULL_RANK, RECORD_CHUNK, section, type ResourceMeta } from './layout';
+import { ORDER_CHUNK, RECORD_CHUNK, section, type ResourceMeta } from './layout';
 import type { SectionStore } from './store';
 
 const decoder = new TextDecoder();
@@ -110,36 +110,26 @@ export class CompiledResource {
     return field === 'id' ? undefined : this.u32(section.ranks(this.name, field));
   }
 
-  /**
-   * Every position ordered by one field: nulls last either way, ties by id ascending. Descending
-   * orders are derived from the stored ascending one on first use (value groups reversed, each
-   * group kept in id order).
-   */
+  /** Positions `[offset, offset + limit)` of every record in one field's order, reading only those order chunks. */
+  async orderWindow(field: string, direction: 'asc' | 'desc', offset: number, limit: number): Promise<Uint32Array> {
+    const end = Math.min(offset + limit, this.count);
+    if (offset >= end) return new Uint32Array(0);
+    if (field === 'id') return Uint32Array.from({ length: end - offset }, (_, i) => (direction === 'asc' ? offset + i : this.count - 1 - offset - i));
+    const first = Math.floor(offset / ORDER_CHUNK);
+    const last = Math.floor((end - 1) / ORDER_CHUNK);
+    const pieces = await Promise.all(Array.from({ length: last - first + 1 }, (_, i) => this.u32(section.order(this.name, field, direction, first + i))));
+    const joined = pieces.length === 1 ? pieces[0]! : Uint32Array.from(pieces.flatMap((p) => [...p]));
+    return joined.subarray(offset - first * ORDER_CHUNK, end - first * ORDER_CHUNK);
+  }
+
+  /** Every position ordered by one field: nulls last either way, ties by id ascending. */
   async order(field: string, direction: 'asc' | 'desc'): Promise<Uint32Array> {
     const key = `${field}:${direction}`;
-    const known = this.derived.get(key);
-    if (known) return known;
-    let order: Uint32Array;
-    if (field === 'id') {
-      order = Uint32Array.from({ length: this.count }, (_, i) => (direction === 'asc' ? i : this.count - 1 - i));
-    } else {
-      const asc = await this.u32(section.asc(this.name, field));
-      if (direction === 'asc') return asc;
-      const ranks = (await this.ranks(field))!;
-      order = new Uint32Array(asc.length);
-      let nonNull = 0;
-      while (nonNull < asc.length && ranks[asc[nonNull]!] !== NULL_RANK) nonNull++;
-      let out = 0;
-      for (let end = nonNull; end > 0; ) {
-        let start = end - 1;
-        while (start > 0 && ranks[asc[start - 1]!] === ranks[asc[end - 1]!]) start--;
-        order.set(asc.subarray(start, end), out);
-        out += end - start;
-        end = start;
-      }
-      order.set(asc.subarray(nonNull), out);
+    let order = this.derived.get(key);
+    if (!order) {
+      order = field === 'id' ? await this.orderWindow(field, direction, 0, this.count) : Uint32Array.from(await this.orderWindow(field, direction, 0, this.count));
+      this.derived.set(key, order);
     }
-    this.derived.set(key, order);
     return order;
   }
 
