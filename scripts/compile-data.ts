@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { compileDataset } from '../src/services/bundled/compile/index';
 import { readContainer } from '../src/services/bundled/compiled/container';
 import type { CompiledMeta } from '../src/services/bundled/compiled/layout';
-import { memoryStore, PIECE_INDEX, pieceName, type PieceIndex } from '../src/services/bundled/compiled/store';
+import { pieceName, type PieceIndex } from '../src/services/bundled/compiled/store';
 import { parseDatasetLines } from '../src/services/bundled/dataset-lines';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -63,23 +63,17 @@ function main(argv: string[]): void {
   writeFileSync(ARTIFACT, artifact);
 
   // The same sections as pieces, for a reader that fetches only what it needs.
-  const store = memoryStore(artifact);
   const container = readContainer<CompiledMeta>(artifact);
-  const index: PieceIndex = { meta: store.meta, sections: {} };
+  const index: PieceIndex = { meta: container.meta, sections: {} };
   rmSync(ASSETS, { recursive: true, force: true });
   mkdirSync(ASSETS, { recursive: true });
-  for (const name of sectionNames(artifact)) {
+  for (const name of container.names) {
     const data = container.section(name);
     index.sections[name] = { type: typeName(data), length: data.length };
     writeFileSync(join(ASSETS, pieceName(name)), new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   }
   writeFileSync(INDEX, JSON.stringify(index));
   process.stdout.write(`compiled ${FIXTURE.slice(ROOT.length + 1)} into generated/ (${artifact.byteLength} bytes, ${Object.keys(index.sections).length} pieces) in ${Math.round(performance.now() - started)} ms\n`);
-}
-
-function sectionNames(artifact: Uint8Array): string[] {
-  const length = new DataView(artifact.buffer, artifact.byteOffset).getUint32(4, true);
-  return Object.keys((JSON.parse(new TextDecoder().decode(artifact.subarray(8, 8 + length))) as { sections: object }).sections);
 }
 
 const typeName = (data: ArrayBufferView) =>

@@ -47,30 +47,29 @@ export function writeContainer<M>(meta: M, sections: Record<string, SectionData>
   return out;
 }
 
-/** Reads the header of a container and views its sections in place (copying only if misaligned). */
-export function readContainer<M>(bytes: Uint8Array): { meta: M; section(name: string): SectionData } {
+/** Reads the header of a container and views its sections in place (copying only if misaligned), each view made once. */
+export function readContainer<M>(bytes: Uint8Array): { meta: M; names: string[]; section(name: string): SectionData } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.byteLength < 8 || view.getUint32(0, true) !== MAGIC) throw new Error('not a compiled dataset');
   const length = view.getUint32(4, true);
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + length))) as Header<M>;
   const start = align(8 + length);
   const aligned = bytes.byteOffset % ALIGN === 0 ? bytes : bytes.slice();
+  const views = new Map<string, SectionData>();
+  const open = (name: string): SectionData => {
+    const entry = header.sections[name];
+    if (!entry) throw new Error(`compiled dataset has no section ${name}`);
+    const offset = aligned.byteOffset + start + entry.offset;
+    const Typed = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, f64: Float64Array }[entry.type];
+    return new Typed(aligned.buffer as ArrayBuffer, offset, entry.length);
+  };
   return {
     meta: header.meta,
+    names: Object.keys(header.sections),
     section(name) {
-      const entry = header.sections[name];
-      if (!entry) throw new Error(`compiled dataset has no section ${name}`);
-      const offset = aligned.byteOffset + start + entry.offset;
-      switch (entry.type) {
-        case 'u8':
-          return new Uint8Array(aligned.buffer, offset, entry.length);
-        case 'u16':
-          return new Uint16Array(aligned.buffer, offset, entry.length);
-        case 'u32':
-          return new Uint32Array(aligned.buffer, offset, entry.length);
-        case 'f64':
-          return new Float64Array(aligned.buffer, offset, entry.length);
-      }
+      let known = views.get(name);
+      if (!known) views.set(name, (known = open(name)));
+      return known;
     },
   };
 }

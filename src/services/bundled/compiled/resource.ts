@@ -6,6 +6,17 @@ const decoder = new TextDecoder();
 
 type Part = ReturnType<typeof readContainer<null>>;
 
+const instants = new Map<number, string>();
+/** Seconds as RFC 3339 UTC (`2026-03-18T00:00:00Z`); records share a handful of instants, so each is formatted once. */
+function rfc3339(seconds: number): string {
+  let text = instants.get(seconds);
+  if (text === undefined) {
+    text = new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+    if (instants.size < 4096) instants.set(seconds, text);
+  }
+  return text;
+}
+
 /**
  * One resource of the compiled dataset: records by position (default, numeric-aware id order),
  * their stored bytes and validators, field orders and child lists. Sections are loaded on first
@@ -100,7 +111,7 @@ export class CompiledResource {
     for (const name of this.meta.counts) counts[name] = (part.section(`count.${name}`) as Uint32Array)[i]!;
     return {
       etag: etags[2 * i]!.toString(16).padStart(8, '0') + etags[2 * i + 1]!.toString(16).padStart(8, '0'),
-      lastModified: new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'),
+      lastModified: rfc3339(seconds),
       counts,
     };
   }

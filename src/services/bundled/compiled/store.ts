@@ -13,15 +13,7 @@ export interface SectionStore {
 /** The sections of a container held in memory: viewed in place, nothing parsed. */
 export function memoryStore(bytes: Uint8Array): SectionStore {
   const container = readContainer<CompiledMeta>(bytes);
-  const views = new Map<string, SectionData>();
-  return {
-    meta: container.meta,
-    load(name) {
-      let view = views.get(name);
-      if (!view) views.set(name, (view = container.section(name)));
-      return view;
-    },
-  };
+  return { meta: container.meta, load: (name) => container.section(name) };
 }
 
 /** The index of the sections published as separate pieces (the Workers Static Assets layout). */
@@ -32,7 +24,6 @@ export interface PieceIndex {
 
 /** File name of a section piece. */
 export const pieceName = (section: string) => `${section}.bin`;
-export const PIECE_INDEX = 'index.json';
 
 /**
  * The sections read piece by piece through `fetchPiece` (e.g. the assets binding), each kept once
