@@ -1,7 +1,10 @@
 import type { RawJson } from '../core/json-body';
+import type { ListQuery, ResourceName } from '../core/query';
 import type { FamilyRecord, GenusRecord, PlantRecord, SpeciesRecord } from '../core/records';
 
-export type ResourceName = 'species' | 'genus' | 'families' | 'plants';
+// The request terms are the core's; re-exported for the sources that answer them.
+export type { ListQuery, OrderTerm, ResourceName } from '../core/query';
+export { PAGE_SIZE } from '../core/query';
 
 export interface RecordOf {
   species: SpeciesRecord;
@@ -11,18 +14,6 @@ export interface RecordOf {
 }
 
 export type AnyRecord = RecordOf[ResourceName];
-
-export interface OrderTerm {
-  field: string;
-  direction: 'asc' | 'desc';
-}
-
-/** A validated list request in canonical (v2) terms: pages of `PAGE_SIZE`. */
-export interface ListQuery {
-  q: string | undefined;
-  order: OrderTerm[];
-  page: number;
-}
 
 /** Restricts a list to the children of one parent record, e.g. the species of genus `Abies`. */
 export interface Scope {
@@ -98,6 +89,3 @@ export interface RecordSource {
   /** The same reads with records kept serialized; the core prefers them when present. */
   stored?: StoredReads;
 }
-
-/** The canonical page size (v2). */
-export const PAGE_SIZE = 20;

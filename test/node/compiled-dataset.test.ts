@@ -91,11 +91,12 @@ describe('the artifact on disk (generated/taxa.bin)', () => {
   });
 
   it('answers as the dataset compiled in memory does', async () => {
-    const onDisk = new BundledSource(memoryStore(bytes));
+    const onDisk: RecordSource = new BundledSource(memoryStore(bytes));
+    const inMemory: RecordSource = bundledSource();
     for (const [resource, q] of [['species', 'oak'], ['genus', 'grass']] as const) {
       const query = { q, order: [{ field: 'common_name', direction: 'desc' as const }], page: 1 };
-      expect(await onDisk.list(resource, query, undefined, { requestId: 't' })).toEqual(await bundledSource().list(resource, query, undefined, { requestId: 't' }));
+      expect(await onDisk.list(resource, query, undefined, { requestId: 't' })).toEqual(await inMemory.list(resource, query, undefined, { requestId: 't' }));
     }
-    expect(await onDisk.get('species', 'ABBA')).toEqual(await bundledSource().get('species', 'ABBA'));
+    expect(await onDisk.get('species', 'ABBA', { requestId: 't' })).toEqual(await inMemory.get('species', 'ABBA', { requestId: 't' }));
   });
 });
