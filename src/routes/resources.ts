@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { LRUCache } from 'lru-cache';
 import { createMiddleware } from 'hono/factory';
 import { notModified } from '../core/conditional';
 import { collectionEnvelope } from '../core/envelope';
@@ -20,10 +21,23 @@ const methodNotAllowed = (c: Context<AppEnv>): never => {
   throw new ApiError('svc/methodNotAllowed', `${c.req.method} is not allowed here; use GET or HEAD.`, { Allow: ALLOW });
 };
 
-/** A record in the caller's version: stored bytes as they are, unless a change of the version rewrites records. */
+/** Records rewritten for an older version, kept by the stored record they came from (public data, bounded). */
+const REWRITTEN_MAX = 10_000;
+const rewritten = new WeakMap<Version, LRUCache<RawJson, RawJson>>();
+const encoder = new TextEncoder();
+
+/**
+ * A record in the caller's version: stored bytes as they are, unless a change of the version
+ * rewrites records; then the record is parsed, walked and serialized once, and kept.
+ */
 const recordFor = (version: Version, record: RawJson | JsonObject, resource: ResourceName): RawJson | JsonObject => {
   if (!walk.rewritesRecords(version)) return record;
-  return walk.record(version, record instanceof RawJson ? (record.parse() as JsonObject) : record, resource);
+  if (!(record instanceof RawJson)) return walk.record(version, record, resource);
+  let cache = rewritten.get(version);
+  if (!cache) rewritten.set(version, (cache = new LRUCache({ max: REWRITTEN_MAX })));
+  let out = cache.get(record);
+  if (!out) cache.set(record, (out = new RawJson(encoder.encode(JSON.stringify(walk.record(version, record.parse() as JsonObject, resource))))));
+  return out;
 };
 
 /**

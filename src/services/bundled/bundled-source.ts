@@ -17,12 +17,15 @@ import { ResultCache } from './result-cache';
 export class BundledSource implements RecordSource {
   private readonly resources: Record<ResourceName, CompiledResource>;
   private readonly results: ResultCache;
+  /** One `RawJson` per record position, so whatever is derived from a record can be kept by identity. */
+  private readonly raw: Record<ResourceName, Array<RawJson | undefined>>;
   readonly stored: StoredReads;
 
   constructor(from: Dataset | SectionStore) {
     const store = 'meta' in from && 'load' in from ? from : memoryStore(compileDataset(from));
     this.resources = Object.fromEntries(RESOURCE_NAMES.map((r) => [r, new CompiledResource(store, r, store.meta.resources[r]!)])) as Record<ResourceName, CompiledResource>;
     this.results = new ResultCache(this.resources);
+    this.raw = Object.fromEntries(RESOURCE_NAMES.map((r) => [r, []])) as unknown as Record<ResourceName, Array<RawJson | undefined>>;
     this.stored = { list: (r, q, s) => this.storedList(r, q, s), get: (r, id) => this.storedGet(r, id) };
   }
 
@@ -50,7 +53,8 @@ export class BundledSource implements RecordSource {
     const offset = (query.page - 1) * PAGE_SIZE;
     const { positions, total } = await this.results.window(resource, query, scope && { parent: scope.parent, at: parentAt! }, offset, PAGE_SIZE);
     const bytes = await this.resources[resource].records(positions);
-    return { items: bytes.map((b) => new RawJson(b)), total, page: query.page, perPage: PAGE_SIZE };
+    const raw = this.raw[resource];
+    return { items: bytes.map((b, i) => (raw[positions[i]!] ??= new RawJson(b))), total, page: query.page, perPage: PAGE_SIZE };
   }
 
   private async storedGet(resource: ResourceName, id: string): Promise<StoredDetail | undefined> {
@@ -58,6 +62,6 @@ export class BundledSource implements RecordSource {
     const at = await compiled.position(id);
     if (at === undefined) return undefined;
     const [[record], facts] = await Promise.all([compiled.records([at]), compiled.recordFacts(at)]);
-    return { record: new RawJson(record!), meta: { last_modified: facts.lastModified, ...facts.counts }, etag: facts.etag };
+    return { record: (this.raw[resource][at] ??= new RawJson(record!)), meta: { last_modified: facts.lastModified, ...facts.counts }, etag: facts.etag };
   }
 }
