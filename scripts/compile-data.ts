@@ -2,9 +2,9 @@
  * Compiles `fixtures/taxa.json` into the artifact both runtimes open without parsing
  * (src/services/bundled/compile: records, orders and search; see docs/compiled-dataset.md):
  *
- *   generated/taxa.bin          one container, read by the Node entry
- *   generated/assets/*.bin      the same sections as separate pieces (Workers Static Assets)
- *   generated/taxa.index.json   the pieces' index, bundled into the worker
+ *   generated/assets/*.bin      the sections as separate pieces: read from disk on first use by
+ *                               the Node entry, Workers Static Assets on the edge
+ *   generated/taxa.index.json   the pieces' index (types, lengths, the header), bundled into the worker
  *
  *   npx tsx scripts/compile-data.ts [--if-stale]
  *
@@ -23,9 +23,8 @@ import { parseDatasetLines } from '../src/services/bundled/dataset-lines';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURE = join(ROOT, 'fixtures/taxa.json');
-export const ARTIFACT = join(ROOT, 'generated/taxa.bin');
-const ASSETS = join(ROOT, 'generated/assets');
-const INDEX = join(ROOT, 'generated/taxa.index.json');
+export const ASSETS = join(ROOT, 'generated/assets');
+export const INDEX = join(ROOT, 'generated/taxa.index.json');
 
 /** The compiler's own sources: a change to any of them makes the artifact stale. */
 const COMPILER_SOURCES = ['src/services/bundled/compile', 'src/services/bundled/compiled', 'src/core/text.ts', 'src/core/hash.ts', 'src/core/resources.ts'];
@@ -43,9 +42,9 @@ export function inputsDigest(fixture: Uint8Array): string {
 }
 
 function builtFrom(): string | undefined {
-  if (!existsSync(ARTIFACT) || !existsSync(INDEX)) return undefined;
+  if (!existsSync(INDEX)) return undefined;
   try {
-    return readContainer<CompiledMeta>(new Uint8Array(readFileSync(ARTIFACT))).meta.inputs;
+    return (JSON.parse(readFileSync(INDEX, 'utf8')) as PieceIndex).meta.inputs;
   } catch {
     return undefined;
   }
@@ -59,12 +58,11 @@ function main(argv: string[]): void {
 
   // Stage 1: read the source dataset; stages 2-4 are the compiler's.
   const artifact = compileDataset(parseDatasetLines(fixture), inputs);
-  mkdirSync(dirname(ARTIFACT), { recursive: true });
-  writeFileSync(ARTIFACT, artifact);
 
-  // The same sections as pieces, for a reader that fetches only what it needs.
+  // Stage 4 wrote one container; on disk each section is a piece, for readers that load only what they need.
   const container = readContainer<CompiledMeta>(artifact);
   const index: PieceIndex = { meta: container.meta, sections: {} };
+  rmSync(INDEX, { force: true });
   rmSync(ASSETS, { recursive: true, force: true });
   mkdirSync(ASSETS, { recursive: true });
   for (const name of container.names) {
@@ -72,6 +70,7 @@ function main(argv: string[]): void {
     index.sections[name] = { type: typeName(data), length: data.length };
     writeFileSync(join(ASSETS, pieceName(name)), new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   }
+  // The index last: its presence and `inputs` say the pieces are complete and current.
   writeFileSync(INDEX, JSON.stringify(index));
   process.stdout.write(`compiled ${FIXTURE.slice(ROOT.length + 1)} into generated/ (${artifact.byteLength} bytes, ${Object.keys(index.sections).length} pieces) in ${Math.round(performance.now() - started)} ms\n`);
 }

@@ -10,7 +10,7 @@ import { createApp } from './app';
 import { ConfigError, describeConfig, parseConfig, type Config } from './config';
 import type { Dataset } from './core/records';
 import { BundledSource } from './services/bundled/bundled-source';
-import { memoryStore } from './services/bundled/compiled/store';
+import { syncPieceStore, type PieceIndex, type SectionStore } from './services/bundled/compiled/store';
 import { MemoryCredentialStore, parseCredentialDocument } from './services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from './services/credentials/demo-credentials';
 import { systemClock } from './services/clock';
@@ -20,8 +20,9 @@ import { assembleServices, randomSecret } from './services/index';
 import { createUpstreamSource } from './services/upstream/index';
 
 const FIXTURE = new URL('../fixtures/taxa.json', import.meta.url);
-/** The compiled dataset (`npm run compile:data`; `npm start` runs it first when stale). */
-const ARTIFACT = new URL('../generated/taxa.bin', import.meta.url);
+/** The compiled dataset's pieces and their index (`npm run compile:data`; `npm start` runs it first when stale). */
+const PIECES = new URL('../generated/assets/', import.meta.url);
+const PIECE_INDEX = new URL('../generated/taxa.index.json', import.meta.url);
 
 const warn = (message: string) => console.log(JSON.stringify({ level: 'warn', message }));
 
@@ -32,14 +33,21 @@ export function loadDataset(): Dataset {
 
 const modified = (url: URL) => statSync(url, { throwIfNoEntry: false })?.mtimeMs;
 
+/** The compiled dataset on disk: each piece read when a request first needs it, then kept. */
+export function fileStore(): SectionStore {
+  const index = JSON.parse(readFileSync(PIECE_INDEX, 'utf8')) as PieceIndex;
+  return syncPieceStore(index, (name) => new Uint8Array(readFileSync(new URL(name, PIECES))));
+}
+
 /**
- * The bundled record source over the compiled dataset, viewed in place (nothing parsed). Without
- * an artifact at least as new as the fixture, the fixture is compiled in memory, with a warning.
+ * The bundled record source over the compiled dataset: opening it reads only the pieces' index,
+ * and memory holds only the pieces requests touched. Without an index at least as new as the
+ * fixture, the fixture is compiled in memory, with a warning.
  */
 export function bundledSource(): BundledSource {
-  const built = modified(ARTIFACT);
-  if (built !== undefined && built >= modified(FIXTURE)!) return new BundledSource(memoryStore(new Uint8Array(readFileSync(ARTIFACT))));
-  warn('generated/taxa.bin is missing or older than fixtures/taxa.json: compiling the dataset in memory (run `npm run compile:data`).');
+  const built = modified(PIECE_INDEX);
+  if (built !== undefined && built >= modified(FIXTURE)!) return new BundledSource(fileStore());
+  warn('generated/ is missing or older than fixtures/taxa.json: compiling the dataset in memory (run `npm run compile:data`).');
   return new BundledSource(loadDataset());
 }
 

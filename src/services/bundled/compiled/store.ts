@@ -16,6 +16,33 @@ export function memoryStore(bytes: Uint8Array): SectionStore {
   return { meta: container.meta, load: (name) => container.section(name) };
 }
 
+/** A piece's bytes as its section's type (copied first if not aligned for it). */
+export function viewAs(type: SectionType, bytes: Uint8Array): SectionData {
+  const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+  const Typed = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, f64: Float64Array }[type];
+  return new Typed(aligned.buffer as ArrayBuffer, aligned.byteOffset, aligned.byteLength / Typed.BYTES_PER_ELEMENT);
+}
+
+/**
+ * The sections read piece by piece with a synchronous `readPiece` (a local file on Node), each
+ * kept once read: memory holds only the pieces requests touched.
+ */
+export function syncPieceStore(index: PieceIndex, readPiece: (name: string) => Uint8Array): SectionStore {
+  const views = new Map<string, SectionData>();
+  return {
+    meta: index.meta,
+    load(name) {
+      let view = views.get(name);
+      if (!view) {
+        const entry = index.sections[name];
+        if (!entry) throw new Error(`compiled dataset has no section ${name}`);
+        views.set(name, (view = viewAs(entry.type, readPiece(pieceName(name)))));
+      }
+      return view;
+    },
+  };
+}
+
 /** The index of the sections published as separate pieces (the Workers Static Assets layout). */
 export interface PieceIndex {
   meta: CompiledMeta;
@@ -30,10 +57,10 @@ export const pieceName = (section: string) => `${section}.bin`;
  * read; concurrent first reads of one piece share a single fetch.
  */
 export function pieceStore(index: PieceIndex, fetchPiece: (name: string) => Promise<ArrayBuffer>): SectionStore {
+  const typed = (type: SectionType, buffer: ArrayBuffer): SectionData =>
+    viewAs(type, new Uint8Array(buffer));
   const pieces = new Map<string, Promise<SectionData>>();
   const views = new Map<string, SectionData>();
-  const typed = (type: SectionType, buffer: ArrayBuffer): SectionData =>
-    type === 'u8' ? new Uint8Array(buffer) : type === 'u16' ? new Uint16Array(buffer) : type === 'u32' ? new Uint32Array(buffer) : new Float64Array(buffer);
   return {
     meta: index.meta,
     load(name) {
