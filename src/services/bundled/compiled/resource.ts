@@ -1,10 +1,15 @@
-import { readContainer } from './container';
+import { readContainer, type SectionData } from './container';
 import { ORDER_CHUNK, RECORD_CHUNK, section, type ResourceMeta } from './layout';
 import type { SectionStore } from './store';
 
 const decoder = new TextDecoder();
 
 type Part = ReturnType<typeof readContainer<null>>;
+
+/** Like `Promise.all`, without a promise per value when every value is already there (a warm store). */
+function settle<T>(values: Array<T | Promise<T>>): T[] | Promise<T[]> {
+  return values.some((v) => v instanceof Promise) ? Promise.all(values) : (values as T[]);
+}
 
 const instants = new Map<number, string>();
 /** Seconds as RFC 3339 UTC (`2026-03-18T00:00:00Z`); records share a handful of instants, so each is formatted once. */
@@ -48,20 +53,23 @@ export class CompiledResource {
     return (await this.store.load(name)) as Uint8Array;
   }
 
-  /** A chunk piece (a small container of its own), opened once. */
-  async part(name: string): Promise<Part> {
-    let part = this.opened.get(name);
-    if (!part) {
-      part = readContainer<null>((await this.store.load(name)) as Uint8Array);
+  /** A chunk piece (a small container of its own), opened once; synchronously when the store has it. */
+  part(name: string): Part | Promise<Part> {
+    const known = this.opened.get(name);
+    if (known) return known;
+    const open = (bytes: SectionData) => {
+      const part = readContainer<null>(bytes as Uint8Array);
       this.opened.set(name, part);
-    }
-    return part;
+      return part;
+    };
+    const loaded = this.store.load(name);
+    return loaded instanceof Promise ? loaded.then(open) : open(loaded);
   }
 
   /** The chunk pieces `name(k)` for every `k` in `ks`, fetched together. */
   async parts(name: (k: number) => string, ks: Iterable<number>): Promise<Map<number, Part>> {
     const unique = [...new Set(ks)];
-    const loaded = await Promise.all(unique.map((k) => this.part(name(k))));
+    const loaded = await settle(unique.map((k) => this.part(name(k))));
     return new Map(unique.map((k, i) => [k, loaded[i]!]));
   }
 
@@ -128,7 +136,7 @@ export class CompiledResource {
     if (field === 'id') return Uint32Array.from({ length: end - offset }, (_, i) => (direction === 'asc' ? offset + i : this.count - 1 - offset - i));
     const first = Math.floor(offset / ORDER_CHUNK);
     const last = Math.floor((end - 1) / ORDER_CHUNK);
-    const pieces = await Promise.all(Array.from({ length: last - first + 1 }, (_, i) => this.u32(section.order(this.name, field, direction, first + i))));
+    const pieces = (await settle(Array.from({ length: last - first + 1 }, (_, i) => this.store.load(section.order(this.name, field, direction, first + i))))) as Uint32Array[];
     const joined = pieces.length === 1 ? pieces[0]! : Uint32Array.from(pieces.flatMap((p) => [...p]));
     return joined.subarray(offset - first * ORDER_CHUNK, end - first * ORDER_CHUNK);
   }
