@@ -27,7 +27,7 @@ export const ASSETS = join(ROOT, 'generated/assets');
 export const INDEX = join(ROOT, 'generated/taxa.index.json');
 
 /** The compiler's own sources: a change to any of them makes the artifact stale. */
-const COMPILER_SOURCES = ['src/services/bundled/compile', 'src/services/bundled/compiled', 'src/core/text.ts', 'src/core/hash.ts', 'src/core/resources.ts'];
+const COMPILER_SOURCES = ['src/services/bundled/compile', 'src/services/bundled/compiled/layout.ts', 'src/services/bundled/compiled/container.ts', 'src/core/text.ts', 'src/core/hash.ts', 'src/core/resources.ts'];
 
 function files(path: string): string[] {
   const full = join(ROOT, path);
