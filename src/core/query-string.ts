@@ -5,6 +5,7 @@ export const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set(['key', 'token']);
 
 /** Decodes a `application/x-www-form-urlencoded` name, tolerating malformed escapes. */
 export function decodeParamName(raw: string): string {
+  if (!raw.includes('%') && !raw.includes('+')) return raw;
   try {
     return decodeURIComponent(raw.replace(/\+/g, ' '));
   } catch {

@@ -6,6 +6,14 @@ const decoder = new TextDecoder();
 
 type Part = ReturnType<typeof readContainer<null>>;
 
+interface RecordChunk {
+  json: Uint8Array;
+  offsets: Uint32Array;
+  etags: Uint32Array;
+  lastModified: Uint32Array;
+  part: Part;
+}
+
 /** Like `Promise.all`, without a promise per value when every value is already there (a warm store). */
 function settle<T>(values: Array<T | Promise<T>>): T[] | Promise<T[]> {
   return values.some((v) => v instanceof Promise) ? Promise.all(values) : (values as T[]);
@@ -30,6 +38,9 @@ function rfc3339(seconds: number): string {
 export class CompiledResource {
   private readonly derived = new Map<string, Uint32Array>();
   private readonly opened = new Map<string, Part>();
+  /** Record chunks by index, their sections already looked up: the hot path of every page. */
+  private readonly recordChunks: Array<RecordChunk | undefined> = [];
+  private readonly orderChunks = new Map<string, Array<Uint32Array | undefined>>();
 
   constructor(
     private readonly store: SectionStore,
@@ -97,29 +108,46 @@ export class CompiledResource {
     return undefined;
   }
 
+  /** Record chunk `k`, opened once; synchronously when the store already holds it. */
+  private recordChunk(k: number): RecordChunk | Promise<RecordChunk> {
+    const known = this.recordChunks[k];
+    if (known) return known;
+    const open = (part: Part): RecordChunk => {
+      const chunk = { json: part.section('json') as Uint8Array, offsets: part.section('offsets') as Uint32Array, etags: part.section('etags') as Uint32Array, lastModified: part.section('lastModified') as Uint32Array, part };
+      this.recordChunks[k] = chunk;
+      return chunk;
+    };
+    const part = this.part(section.records(this.name, k));
+    return part instanceof Promise ? part.then(open) : open(part);
+  }
+
   /** The canonical JSON bytes of the records at `positions`, in that order. */
   async records(positions: ArrayLike<number>): Promise<Uint8Array[]> {
-    const list = Array.from(positions);
-    const parts = await this.parts((k) => section.records(this.name, k), list.map((at) => Math.floor(at / RECORD_CHUNK)));
-    return list.map((at) => {
-      const part = parts.get(Math.floor(at / RECORD_CHUNK))!;
-      const offsets = part.section('offsets') as Uint32Array;
-      const i = at % RECORD_CHUNK;
-      return (part.section('json') as Uint8Array).subarray(offsets[i]!, offsets[i + 1]!);
-    });
+    let missing: Array<Promise<RecordChunk>> | undefined;
+    for (let i = 0; i < positions.length; i++) {
+      const chunk = this.recordChunk((positions[i]! / RECORD_CHUNK) | 0);
+      if (chunk instanceof Promise) (missing ??= []).push(chunk);
+    }
+    if (missing) await Promise.all(missing);
+    const out: Uint8Array[] = new Array(positions.length);
+    for (let i = 0; i < positions.length; i++) {
+      const at = positions[i]!;
+      const { json, offsets } = this.recordChunks[(at / RECORD_CHUNK) | 0]!;
+      const local = at % RECORD_CHUNK;
+      out[i] = json.subarray(offsets[local]!, offsets[local + 1]!);
+    }
+    return out;
   }
 
   /** A record's validators and detail counts, from its chunk. */
   async recordFacts(at: number): Promise<{ etag: string; lastModified: string; counts: Record<string, number> }> {
-    const part = await this.part(section.records(this.name, Math.floor(at / RECORD_CHUNK)));
+    const { etags, lastModified, part } = await this.recordChunk((at / RECORD_CHUNK) | 0);
     const i = at % RECORD_CHUNK;
-    const etags = part.section('etags') as Uint32Array;
-    const seconds = (part.section('lastModified') as Uint32Array)[i]!;
     const counts: Record<string, number> = {};
     for (const name of this.meta.counts) counts[name] = (part.section(`count.${name}`) as Uint32Array)[i]!;
     return {
       etag: etags[2 * i]!.toString(16).padStart(8, '0') + etags[2 * i + 1]!.toString(16).padStart(8, '0'),
-      lastModified: rfc3339(seconds),
+      lastModified: rfc3339(lastModified[i]!),
       counts,
     };
   }
@@ -136,7 +164,19 @@ export class CompiledResource {
     if (field === 'id') return Uint32Array.from({ length: end - offset }, (_, i) => (direction === 'asc' ? offset + i : this.count - 1 - offset - i));
     const first = Math.floor(offset / ORDER_CHUNK);
     const last = Math.floor((end - 1) / ORDER_CHUNK);
-    const pieces = (await settle(Array.from({ length: last - first + 1 }, (_, i) => this.store.load(section.order(this.name, field, direction, first + i))))) as Uint32Array[];
+    const key = `${field}:${direction}`;
+    let chunks = this.orderChunks.get(key);
+    if (!chunks) this.orderChunks.set(key, (chunks = []));
+    const known = chunks;
+    const pieces = await settle(
+      Array.from({ length: last - first + 1 }, (_, i) => {
+        const k = first + i;
+        const held = known[k];
+        if (held) return held;
+        const loaded = this.store.load(section.order(this.name, field, direction, k)) as Uint32Array | Promise<Uint32Array>;
+        return loaded instanceof Promise ? loaded.then((c) => (known[k] = c)) : (known[k] = loaded);
+      }),
+    );
     const joined = pieces.length === 1 ? pieces[0]! : Uint32Array.from(pieces.flatMap((p) => [...p]));
     return joined.subarray(offset - first * ORDER_CHUNK, end - first * ORDER_CHUNK);
   }
