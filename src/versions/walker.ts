@@ -6,6 +6,7 @@ import type { CredentialRules, JsonObject, PageResult, RenderedError, Version, V
 export const CORE_CREDENTIALS: CredentialRules = { places: ['authorization'], schemes: ['apikey', 'bearer'] };
 
 const chains = new WeakMap<Version, readonly VersionChange[]>();
+const credentialRules = new WeakMap<Version, CredentialRules>();
 
 /**
  * A version's changes ordered from the core outward (a version's parent's changes come first),
@@ -21,7 +22,9 @@ export function chain(version: Version | undefined): readonly VersionChange[] {
 /** Applies each version change's hooks; the only place that walks the version chain. */
 export const walk = {
   credentials(version: Version): CredentialRules {
-    return chain(version).reduce((rules, ch) => ch.credentials?.(rules) ?? rules, CORE_CREDENTIALS);
+    let rules = credentialRules.get(version);
+    if (!rules) credentialRules.set(version, (rules = chain(version).reduce((r, ch) => ch.credentials?.(r) ?? r, CORE_CREDENTIALS)));
+    return rules;
   },
   /** A list query in the caller's version, migrated to the core (outermost change first). */
   listQuery(version: Version, query: ListQuery): ListQuery {
