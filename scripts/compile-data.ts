@@ -50,6 +50,11 @@ function builtFrom(): string | undefined {
   }
 }
 
+/** Compiles the fixture into generated/ unless it is already compiled from the same inputs. */
+export function compileIfStale(): void {
+  main(['--if-stale']);
+}
+
 function main(argv: string[]): void {
   const started = performance.now();
   const fixture = new Uint8Array(readFileSync(FIXTURE));

@@ -10,8 +10,7 @@ let bundled: BundledSource | undefined;
  * first use and kept: opening it parses nothing, and an isolate holds only the pieces its requests
  * touched (a page of default order: one chunk of records). Shared by every gateway the isolate builds.
  */
-export function bundledSource(assets: Fetcher | undefined): BundledSource {
-  if (!assets) throw new Error('The ASSETS binding (the compiled dataset, wrangler.toml [assets]) is missing.');
+export function bundledSource(assets: Fetcher): BundledSource {
   return (bundled ??= new BundledSource(
     pieceStore(index, async (name) => {
       // Any host: the binding serves the assets directory by path.
