@@ -76,12 +76,13 @@ export function compileDataset(dataset: Dataset, inputs = ''): Uint8Array {
       const part = slice(search.text, search.offsets, from, to);
       sections[section.search(resource, k)] = writeContainer(null, { text: part.bytes, offsets: part.offsets });
     });
-    sections[section.gramKeys(resource)] = search.keys;
-    sections[section.gramStarts(resource)] = search.starts;
+    const gramFences: number[] = [];
     chunks(search.keys.length, POSTINGS_CHUNK, (k, from, to) => {
-      sections[section.postings(resource, k)] = search.postings.subarray(search.starts[from]!, search.starts[to]!);
+      const part = slice(search.postings, search.starts, from, to);
+      gramFences.push(search.keys[from]!);
+      sections[section.postings(resource, k)] = writeContainer(null, { keys: search.keys.subarray(from, to), starts: part.offsets, postings: part.bytes });
     });
-    resources[resource] = { count: records.length, idFences, sortable: [...spec.sortable], parents: Object.keys(spec.parents), counts: Object.keys(counts) };
+    resources[resource] = { count: records.length, idFences, gramFences, sortable: [...spec.sortable], parents: Object.keys(spec.parents), counts: Object.keys(counts) };
   }
   const meta: CompiledMeta = { format: FORMAT, inputs, last_modified: dataset.dataset.last_modified, resources };
   return writeContainer(meta, sections);

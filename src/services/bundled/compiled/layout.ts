@@ -1,7 +1,7 @@
 /** Names and constants the compiler and the reader of the compiled dataset share. */
 
 /** Bumped whenever the layout changes, so a stale artifact is rebuilt rather than misread. */
-export const FORMAT = 1;
+export const FORMAT = 2;
 
 /**
  * Pieces: records, search text, postings and the id index are stored in chunks, so a reader that
@@ -27,6 +27,8 @@ export interface ResourceMeta {
   count: number;
   /** The first id (code-unit order) of each chunk of the id index. */
   idFences: string[];
+  /** The first gram key of each postings chunk. */
+  gramFences: number[];
   sortable: string[];
   parents: string[];
   counts: string[];
@@ -54,8 +56,6 @@ export const section = {
   children: (r: string, parent: string) => `${r}.children.${parent}.positions`,
   /** Chunk `k` of folded search text: `text`, `offsets` (local). */
   search: (r: string, k: number) => `${r}.search.${k}`,
-  gramKeys: (r: string) => `${r}.grams.keys`,
-  gramStarts: (r: string) => `${r}.grams.starts`,
-  /** Chunk `k` of postings: the bytes of keys `k*POSTINGS_CHUNK ..`, from `starts[k*POSTINGS_CHUNK]`. */
-  postings: (r: string, k: number) => `${r}.grams.postings.${k}`,
+  /** Chunk `k` of the gram index: `keys` (sorted), `starts` (local) and `postings` of grams `k*POSTINGS_CHUNK ..`. */
+  postings: (r: string, k: number) => `${r}.grams.${k}`,
 };

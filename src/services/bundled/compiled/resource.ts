@@ -56,14 +56,6 @@ export class CompiledResource {
     return (await this.store.load(name)) as Uint32Array;
   }
 
-  async f64(name: string): Promise<Float64Array> {
-    return (await this.store.load(name)) as Float64Array;
-  }
-
-  async u8(name: string): Promise<Uint8Array> {
-    return (await this.store.load(name)) as Uint8Array;
-  }
-
   /** A chunk piece (a small container of its own), opened once; synchronously when the store has it. */
   part(name: string): Part | Promise<Part> {
     const known = this.opened.get(name);

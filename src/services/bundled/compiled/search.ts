@@ -1,5 +1,5 @@
 import { fold } from '../../../core/text';
-import { FIELD_SEPARATOR, GRAM, gramKey, POSTINGS_CHUNK, SEARCH_CHUNK, section } from './layout';
+import { FIELD_SEPARATOR, GRAM, gramKey, SEARCH_CHUNK, section } from './layout';
 import type { CompiledResource } from './resource';
 
 const encoder = new TextEncoder();
@@ -20,26 +20,31 @@ export async function searchPositions(resource: CompiledResource, q: string): Pr
   const chunkCount = Math.ceil(resource.count / SEARCH_CHUNK);
   if (needle.length < GRAM) return check(resource, Array.from({ length: resource.count }, (_, i) => i), bytes, chunkCount);
 
-  const [keys, starts] = await Promise.all([resource.f64(section.gramKeys(name)), resource.u32(section.gramStarts(name))]);
-  const grams: number[] = [];
+  // Each gram's postings chunk, found through the fences; the chunk holds its keys and offsets too.
+  const fences = resource.meta.gramFences;
+  const wanted: Array<{ key: number; chunk: number }> = [];
   for (let at = 0; at + GRAM <= needle.length; at++) {
-    const k = find(keys, gramKey(needle, at));
+    const key = gramKey(needle, at);
+    const chunk = fence(fences, key);
+    if (chunk < 0) return NONE;
+    if (!wanted.some((w) => w.key === key)) wanted.push({ key, chunk });
+  }
+  const parts = await resource.parts((k) => section.postings(name, k), wanted.map((w) => w.chunk));
+  const grams: Array<{ postings: Uint8Array; from: number; to: number }> = [];
+  for (const { key, chunk } of wanted) {
+    const part = parts.get(chunk)!;
+    const starts = part.section('starts') as Uint32Array;
+    const k = find(part.section('keys') as Float64Array, key);
     if (k < 0) return NONE;
-    if (!grams.includes(k)) grams.push(k);
+    grams.push({ postings: part.section('postings') as Uint8Array, from: starts[k]!, to: starts[k + 1]! });
   }
   // Rarest first: the intersection only shrinks.
-  grams.sort((a, b) => starts[a + 1]! - starts[a]! - (starts[b + 1]! - starts[b]!));
-  const chunkOf = (k: number) => Math.floor(k / POSTINGS_CHUNK);
-  const pieces = await Promise.all([...new Set(grams.map(chunkOf))].map(async (c) => [c, await resource.u8(section.postings(name, c))] as const));
-  const piece = new Map(pieces);
-  const postings = (k: number) => {
-    const base = starts[chunkOf(k) * POSTINGS_CHUNK]!;
-    return decode(piece.get(chunkOf(k))!, starts[k]! - base, starts[k + 1]! - base);
-  };
+  grams.sort((a, b) => a.to - a.from - (b.to - b.from));
+  const postings = (g: (typeof grams)[number]) => decode(g.postings, g.from, g.to);
   let candidates = postings(grams[0]!);
-  for (const k of grams.slice(1)) {
+  for (const g of grams.slice(1)) {
     if (candidates.length === 0) break;
-    candidates = intersect(candidates, postings(k));
+    candidates = intersect(candidates, postings(g));
   }
   // One gram is the whole needle: its postings are the answer. Longer needles are checked in place.
   if (needle.length === GRAM) return Uint32Array.from(candidates);
@@ -58,6 +63,17 @@ async function check(resource: CompiledResource, candidates: number[], needle: U
       return contains(part.section('text') as Uint8Array, offsets[local]!, offsets[local + 1]!, needle);
     }),
   );
+}
+
+/** The chunk whose first key (its fence) is the last one not above `key`; -1 before the first. */
+function fence(fences: readonly number[], key: number): number {
+  let found = -1;
+  for (let lo = 0, hi = fences.length - 1; lo <= hi; ) {
+    const mid = (lo + hi) >>> 1;
+    if (fences[mid]! <= key) (found = mid), (lo = mid + 1);
+    else hi = mid - 1;
+  }
+  return found;
 }
 
 function find(keys: Float64Array, key: number): number {
