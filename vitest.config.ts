@@ -10,7 +10,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' },
+        test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node', globalSetup: ['test/support/compiled-data-setup.ts'] },
       },
       {
         // The worker entry inside workerd, with the bindings of wrangler.toml (local KV, Durable
@@ -37,7 +37,7 @@ export default defineConfig({
           name: 'workers',
           include: ['test/workers/**/*.test.ts'],
           setupFiles: ['test/workers/setup.ts'],
-          globalSetup: ['test/support/workers-global-setup.ts'],
+          globalSetup: ['test/support/compiled-data-setup.ts', 'test/support/workers-global-setup.ts'],
         },
       },
     ],

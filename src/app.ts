@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
 import type { Config } from './config';
-import { readyz } from './core/readiness';
-import { coreRoutes } from './core/routes';
 import type { AppEnv, Services } from './env';
 import { ApiError } from './errors/api-error';
 import { renderError } from './errors/render';
 import { policies } from './policies';
 import { oauthTokenRoute } from './routes/oauth-token';
+import { readyz } from './routes/readiness';
+import { coreRoutes } from './routes/resources';
 import { buildVersions } from './versions';
 
 /** The one factory both runtimes call: the whole gateway from a configuration and its services. */

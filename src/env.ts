@@ -21,6 +21,8 @@ export interface Services {
   rateLimiter: RateLimiter;
   /** TLS and peer address of a request, as only the runtime's entry can know them. */
   connection: ConnectionFacts;
+  /** SHA-256 hex of a presented secret: WebCrypto by default, a synchronous hash where the runtime has one (Node). */
+  digest(text: string): string | Promise<string>;
 }
 
 /** Where and how the caller's credential arrived, for the log (`apiKey`, `bearer`, `v1:query`, ...). */

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors/api-error';
-import { CREDENTIAL_PARAMS, pairName, rawQueryPairs } from '../policies/redact';
-import type { JsonObject, PageResult } from '../versions/version';
+import type { JsonObject, PageResult } from './query';
+import { CREDENTIAL_PARAMS, pairName, rawQueryPairs } from './query-string';
 
 /**
  * `links` of a collection page (spec "Pagination rules"): relative paths that keep every query

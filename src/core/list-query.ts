@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/api-error';
-import type { ListQuery, OrderTerm, ResourceName } from '../services/record-source';
+import type { ListQuery, OrderTerm, ResourceName } from './query';
 import { RESOURCES } from './resources';
 
 export const MAX_QUERY_LENGTH = 200;

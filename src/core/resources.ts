@@ -1,4 +1,4 @@
-import type { ResourceName } from '../services/record-source';
+import type { ResourceName } from './query';
 
 /** What the core knows of each resource family: its sortable fields and its child lists. */
 export interface ResourceDef {

@@ -3,7 +3,6 @@ import type { Context } from 'hono';
 import type { AppEnv, Caller, Services } from '../env';
 import { ApiError } from '../errors/api-error';
 import type { ErrorCode } from '../errors/codes';
-import { sha256Hex } from '../core/crypto';
 import type { Principal } from '../services/credentials/credential-store';
 import type { ResourceName } from '../services/record-source';
 import type { CredentialPlace, CredentialRules, Scheme } from '../versions/version';
@@ -33,7 +32,7 @@ function label(place: CredentialPlace, scheme: Scheme | undefined, versionName: 
  * a credential in a place the version refuses is 401 even beside a valid one; otherwise the first
  * accepted place present is verified. Runs before anything touches data.
  */
-export const authenticate = (services: Pick<Services, 'credentials' | 'tokens'>, realm: string) =>
+export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' | 'digest'>, realm: string) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const version = c.get('version');
     if (!version) return next();
@@ -60,11 +59,11 @@ export const authenticate = (services: Pick<Services, 'credentials' | 'tokens'>,
       if (!rules.schemes.includes(scheme)) {
         throw challenge('auth/credentialNotAccepted', `${version.name} does not accept ${scheme === 'apikey' ? 'API keys' : 'Bearer tokens'}.`);
       }
-      principal = await (scheme === 'apikey' ? services.credentials.apiKey(await sha256Hex(match[2]!)) : bearer(services, match[2]!, challenge));
+      principal = await (scheme === 'apikey' ? services.credentials.apiKey(await services.digest(match[2]!)) : bearer(services, match[2]!, challenge));
       if (!principal) throw challenge('auth/invalidCredential', 'The credential is not valid.', scheme === 'bearer');
     } else {
       // Legacy places carry a bare secret: a project key, else a personal or OAuth token.
-      const digest = await sha256Hex(chosen.value);
+      const digest = await services.digest(chosen.value);
       principal = (await services.credentials.apiKey(digest)) ?? (await bearer(services, chosen.value, challenge));
       if (!principal) throw challenge('auth/invalidCredential', 'The credential is not valid.');
     }
@@ -77,12 +76,12 @@ export const authenticate = (services: Pick<Services, 'credentials' | 'tokens'>,
   });
 
 async function bearer(
-  services: Pick<Services, 'credentials' | 'tokens'>,
+  services: Pick<Services, 'credentials' | 'tokens' | 'digest'>,
   token: string,
   challenge: (code: ErrorCode, detail: string, bearerError?: boolean) => ApiError,
 ): Promise<Principal | undefined> {
   try {
-    return (await services.tokens.verify(token)) ?? (await services.credentials.personalToken(await sha256Hex(token)));
+    return (await services.tokens.verify(token)) ?? (await services.credentials.personalToken(await services.digest(token)));
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) throw challenge(err.code, err.detail ?? err.title, true);
     throw err;

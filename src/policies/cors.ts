@@ -28,11 +28,18 @@ const answerCors = cors({
  */
 export const browsers = () =>
   createMiddleware<AppEnv>(async (c, next) => {
-    if (walk.answersCors(c.get('version'))) {
+    const answers = walk.answersCors(c.get('version'));
+    if (answers && c.req.method === 'OPTIONS') {
       const preflight = await answerCors(c, next);
       if (preflight) return preflight;
     } else {
       await next();
+    }
+    // Set on the finished response, not before `next()`: headers set early make Hono re-wrap the
+    // handler's response, which then leaves @hono/node-server's fast path for a web stream.
+    if (answers && c.req.method !== 'OPTIONS') {
+      c.res.headers.set('Access-Control-Allow-Origin', '*');
+      c.res.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS.join(','));
     }
     flagApiKeyFromBrowser(c);
   });

@@ -1,27 +1,7 @@
-/** Query parameters that carry secrets in v1 (`?key=`, `?token=`). */
-export const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set(['key', 'token']);
+import { CREDENTIAL_PARAMS, pairName, rawQueryPairs } from '../core/query-string';
 
-/** Decodes a `application/x-www-form-urlencoded` name, tolerating malformed escapes. */
-export function decodeParamName(raw: string): string {
-  try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '));
-  } catch {
-    return raw;
-  }
-}
-
-/** The raw `name=value` pairs of a URL's query, in the caller's order and encoding. */
-export function rawQueryPairs(url: string): string[] {
-  const q = url.indexOf('?');
-  if (q < 0) return [];
-  const hash = url.indexOf('#', q);
-  return url.slice(q + 1, hash < 0 ? undefined : hash).split('&').filter((p) => p.length > 0);
-}
-
-export function pairName(pair: string): string {
-  const eq = pair.indexOf('=');
-  return decodeParamName(eq < 0 ? pair : pair.slice(0, eq));
-}
+// The query-string helpers live in the core (links need them too); re-exported for the policies.
+export { CREDENTIAL_PARAMS, decodeParamName, pairName, rawQueryPairs } from '../core/query-string';
 
 /** A path and query for logs: credential parameter values replaced by `[redacted]`. */
 export function redactedTarget(url: string): string {

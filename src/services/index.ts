@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { sha256Hex } from '../core/crypto';
 import type { LogLine, Services } from '../env';
 import type { Clock } from './clock';
 import { systemClock } from './clock';
@@ -18,6 +19,8 @@ export interface ServiceParts {
   rateLimiter?: RateLimiter;
   /** Defaults to the request URL's scheme with no peer address; the Node entry reads its socket. */
   connection?: ConnectionFacts;
+  /** Defaults to WebCrypto's SHA-256; the Node entry passes its synchronous one (no thread-pool hop). */
+  digest?: (text: string) => string | Promise<string>;
   /** Used when `TOKEN_SIGNING_SECRET` is unset; the entry supplies a random one and warns. */
   fallbackSigningSecret: string;
 }
@@ -36,6 +39,7 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     log: parts.log ?? consoleLog,
     rateLimiter: parts.rateLimiter ?? new MemoryRateLimiter(clock),
     connection: parts.connection ?? urlConnection,
+    digest: parts.digest ?? sha256Hex,
   };
 }
 

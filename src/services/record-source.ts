@@ -1,6 +1,10 @@
+import type { RawJson } from '../core/json-body';
+import type { ListQuery, ResourceName } from '../core/query';
 import type { FamilyRecord, GenusRecord, PlantRecord, SpeciesRecord } from '../core/records';
 
-export type ResourceName = 'species' | 'genus' | 'families' | 'plants';
+// The request terms are the core's; re-exported for the sources that answer them.
+export type { ListQuery, OrderTerm, ResourceName } from '../core/query';
+export { PAGE_SIZE } from '../core/query';
 
 export interface RecordOf {
   species: SpeciesRecord;
@@ -10,18 +14,6 @@ export interface RecordOf {
 }
 
 export type AnyRecord = RecordOf[ResourceName];
-
-export interface OrderTerm {
-  field: string;
-  direction: 'asc' | 'desc';
-}
-
-/** A validated list request in canonical (v2) terms: pages of `PAGE_SIZE`. */
-export interface ListQuery {
-  q: string | undefined;
-  order: OrderTerm[];
-  page: number;
-}
 
 /** Restricts a list to the children of one parent record, e.g. the species of genus `Abies`. */
 export interface Scope {
@@ -59,6 +51,31 @@ export interface Readiness {
   report: Record<string, unknown>;
 }
 
+/** A page whose records are kept serialized (their canonical JSON bytes). */
+export interface StoredPage {
+  items: RawJson[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+/** A detail whose record is kept serialized, with its stored validator (a hash of the v2 detail). */
+export interface StoredDetail {
+  record: RawJson;
+  meta: DetailMeta;
+  etag: string;
+}
+
+/**
+ * The answers of `list` and `get` with every record as the bytes it serializes to, for a source
+ * that keeps records serialized: the core copies them into the body and parses only the records a
+ * version change reads.
+ */
+export interface StoredReads {
+  list(resource: ResourceName, query: ListQuery, scope: Scope | undefined, ctx: SourceContext): Promise<StoredPage | undefined>;
+  get(resource: ResourceName, id: string, ctx: SourceContext): Promise<StoredDetail | undefined>;
+}
+
 /**
  * Where the core reads records: the bundled dataset or an upstream backend.
  * `undefined` means the record (or the scope's parent) does not exist.
@@ -69,7 +86,6 @@ export interface RecordSource {
   get(resource: ResourceName, id: string, ctx: SourceContext): Promise<Detail | undefined>;
   /** Whether the source can serve now (upstream mode probes its backend); absent means in-process, always ready. */
   ready?(ctx: SourceContext): Promise<Readiness>;
+  /** The same reads with records kept serialized; the core prefers them when present. */
+  stored?: StoredReads;
 }
-
-/** The canonical page size (v2). */
-export const PAGE_SIZE = 20;

@@ -1,7 +1,9 @@
 import type { ApiError } from '../errors/api-error';
 import type { ListQuery, ResourceName } from '../services/record-source';
 
-export type JsonObject = Record<string, unknown>;
+import type { JsonObject, PageResult } from '../core/query';
+
+export type { JsonObject, PageResult } from '../core/query';
 
 /** Where a credential can arrive. Only the `Authorization` header is canonical (v2). */
 export type CredentialPlace = 'authorization' | 'x-api-key' | 'x-key' | 'query:key' | 'query:token';
@@ -12,14 +14,6 @@ export interface CredentialRules {
   places: readonly CredentialPlace[];
   /** Accepted `Authorization` schemes. */
   schemes: readonly Scheme[];
-}
-
-/** A page of a collection, in the terms of whichever version it has been walked to. */
-export interface PageResult {
-  items: JsonObject[];
-  total: number;
-  page: number;
-  perPage: number;
 }
 
 export interface RenderedError {

@@ -5,16 +5,26 @@ import type { CredentialRules, JsonObject, PageResult, RenderedError, Version, V
 /** The canonical (v2) credential rules: the `Authorization` header, ApiKey or Bearer. */
 export const CORE_CREDENTIALS: CredentialRules = { places: ['authorization'], schemes: ['apikey', 'bearer'] };
 
-/** A version's changes ordered from the core outward (a version's parent's changes come first). */
+const chains = new WeakMap<Version, readonly VersionChange[]>();
+const credentialRules = new WeakMap<Version, CredentialRules>();
+
+/**
+ * A version's changes ordered from the core outward (a version's parent's changes come first),
+ * resolved once per version: versions are built once per app and never change.
+ */
 export function chain(version: Version | undefined): readonly VersionChange[] {
   if (!version) return [];
-  return [...chain(version.parent), ...version.changes];
+  let changes = chains.get(version);
+  if (!changes) chains.set(version, (changes = [...chain(version.parent), ...version.changes]));
+  return changes;
 }
 
 /** Applies each version change's hooks; the only place that walks the version chain. */
 export const walk = {
   credentials(version: Version): CredentialRules {
-    return chain(version).reduce((rules, ch) => ch.credentials?.(rules) ?? rules, CORE_CREDENTIALS);
+    let rules = credentialRules.get(version);
+    if (!rules) credentialRules.set(version, (rules = chain(version).reduce((r, ch) => ch.credentials?.(r) ?? r, CORE_CREDENTIALS)));
+    return rules;
   },
   /** A list query in the caller's version, migrated to the core (outermost change first). */
   listQuery(version: Version, query: ListQuery): ListQuery {
@@ -39,6 +49,14 @@ export const walk = {
   },
   headers(version: Version | undefined, headers: Headers): void {
     for (const ch of chain(version)) ch.headers?.(headers);
+  },
+  /** Whether any change rewrites records (then the core must parse the records it serves). */
+  rewritesRecords(version: Version): boolean {
+    return chain(version).some((ch) => ch.record);
+  },
+  /** Whether a detail body differs from the core's (a record or detail change applies). */
+  rewritesDetails(version: Version): boolean {
+    return chain(version).some((ch) => ch.record || ch.detail);
   },
   hasEnumerations(version: Version): boolean {
     return !chain(version).some((ch) => ch.withoutEnumerations);

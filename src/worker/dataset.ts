@@ -1,14 +1,22 @@
 import { BundledSource } from '../services/bundled/bundled-source';
-import { parseDatasetLines } from '../services/bundled/dataset-lines';
-// A Data module (wrangler.toml [[rules]]): the file's bytes, outside the JavaScript heap until parsed.
-import bytes from '../../fixtures/taxa.json';
+import { pieceStore } from '../services/bundled/compiled/store';
+// The pieces' index (a few KB); the pieces themselves are Workers Static Assets.
+import index from '../../generated/taxa.index.json';
 
 let bundled: BundledSource | undefined;
 
 /**
- * The record source over the bundled dataset, parsed and indexed on first use (an isolate's first
- * request, not its start-up) and then shared by every gateway the isolate builds.
+ * The record source over the compiled dataset, read piece by piece through the assets binding on
+ * first use and kept: opening it parses nothing, and an isolate holds only the pieces its requests
+ * touched (a page of default order: one chunk of records). Shared by every gateway the isolate builds.
  */
-export function bundledSource(): BundledSource {
-  return (bundled ??= new BundledSource(parseDatasetLines(new Uint8Array(bytes))));
+export function bundledSource(assets: Fetcher): BundledSource {
+  return (bundled ??= new BundledSource(
+    pieceStore(index, async (name) => {
+      // Any host: the binding serves the assets directory by path.
+      const res = await assets.fetch(`https://assets.invalid/${name}`);
+      if (!res.ok) throw new Error(`compiled dataset piece ${name}: ${res.status}`);
+      return res.arrayBuffer();
+    }),
+  ));
 }

@@ -2,6 +2,8 @@
 declare namespace Cloudflare {
   interface Env {
     CREDENTIALS?: KVNamespace;
+    /** The compiled dataset's pieces (Workers Static Assets, wrangler.toml `[assets]`). */
+    ASSETS?: Fetcher;
     RATE_LIMITER?: DurableObjectNamespace<import('./rate-limiter-object').RateLimiterObject>;
     SERVICE_NAME?: string;
     DOCS_URL?: string;
@@ -24,8 +26,8 @@ declare namespace Cloudflare {
 }
 interface Env extends Cloudflare.Env {}
 
-/** The bundled dataset, imported as a Data module (see wrangler.toml). */
-declare module '*/fixtures/taxa.json' {
-  const bytes: ArrayBuffer;
-  export default bytes;
+/** The index of the compiled dataset's pieces (`npm run compile:data`), bundled into the worker. */
+declare module '*/generated/taxa.index.json' {
+  const index: import('../services/bundled/compiled/store').PieceIndex;
+  export default index;
 }

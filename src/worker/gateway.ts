@@ -20,8 +20,7 @@ const warn = (message: string) => consoleLog({ level: 'warn', message });
 
 /**
  * Builds the gateway from the bindings: the same `parseConfig` and `createApp` as Node, with the
- * edge services. The entry calls it once per isolate, on its first request, so the dataset is
- * parsed there and not inside the start-up time limit. `clock` is for tests that stand the
+ * edge services. The entry calls it once per isolate, on its first request. `clock` is for tests that stand the
  * gateway at a chosen instant.
  */
 export function buildGateway(env: Env, clock: Clock = systemClock): Gateway {
@@ -39,8 +38,9 @@ function edgeServices(env: Env, config: Config, clock: Clock) {
   if (!config.tokenSigningSecret) {
     warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-isolate secret and verify only in the isolate that issued them.');
   }
-  // Upstream mode (CONTRACT section 12) never parses the bundled dataset.
-  const bundled = config.upstreamUrl ? undefined : bundledSource();
+  // Upstream mode (CONTRACT section 12) never reads the bundled dataset.
+  if (!config.upstreamUrl && !env.ASSETS) throw new ConfigError('ASSETS', 'is not bound: the compiled dataset (wrangler.toml [assets]) is needed unless UPSTREAM_URL is set.');
+  const bundled = config.upstreamUrl ? undefined : bundledSource(env.ASSETS!);
   const source = bundled ?? createUpstreamSource(config, { clock, log: consoleLog, cache: edgeResponseCache(clock) });
   const services = assembleServices(config, {
     source,

@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { coreRoutes } from '../../src/core/routes';
+import { coreRoutes } from '../../src/routes/resources';
 import type { AppEnv } from '../../src/env';
 import { renderError } from '../../src/errors/render';
 import { policies } from '../../src/policies';

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { SpeciesRecord } from '../../src/core/records';
-import { fold, idCollator, textCollator } from '../../src/core/text';
 import type { OrderTerm, RecordSource } from '../../src/services/record-source';
 import { bundledSource, dataset } from '../support/harness';
+
+// The oracle's own text rules, written from CONTRACT section 4 rather than imported from the code
+// under test: case- and accent-insensitive matching and order, ids numeric-aware.
+const fold = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const textCollator = new Intl.Collator('en', { sensitivity: 'base' });
+const idCollator = new Intl.Collator('en', { numeric: true });
 
 /** The naive answer: filter and fully sort the whole dataset, as no request may do. */
 function naive(q: string | undefined, order: OrderTerm[], filter: (s: SpeciesRecord) => boolean = () => true): string[] {
@@ -65,5 +70,12 @@ describe('the bundled indexes give exactly the naive full-sort answer', () => {
       const result = (await source.list('species', { q: undefined, order, page }, undefined, { requestId: 't' }))!;
       expect(result.items.map((r) => r.id), `page ${page}`).toEqual(expected.slice((page - 1) * 20, page * 20));
     }
+  });
+
+  it('ties accented and plain spellings (parásita, parasita) and breaks the tie by id', async () => {
+    const ids = await allPages('parasita', [{ field: 'common_name', direction: 'asc' }]);
+    expect(ids).toEqual(['TIPO2', 'VRMA']);
+    expect(await allPages('parasita', [{ field: 'common_name', direction: 'desc' }])).toEqual(['TIPO2', 'VRMA']);
+    expect(naive('PARÁSITA', [{ field: 'common_name', direction: 'asc' }])).toEqual(['TIPO2', 'VRMA']);
   });
 });

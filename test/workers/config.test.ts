@@ -60,4 +60,12 @@ describe('configuration from the bindings', () => {
     expect(logged.filter((l) => l.includes('HTTPS_REDIRECT_UNTIL'))).toHaveLength(2);
     for (const secret of Object.values(SECRETS)) expect(logged.join('\n')).not.toContain(secret);
   });
+
+  it('answers 500 naming the missing ASSETS binding in bundled mode, and needs none in upstream mode', async () => {
+    const bundled = gatewayWith({ ASSETS: undefined });
+    expect((await bundled.get('/v2/species')).status).toBe(500);
+    expect(bundled.logged.some((l) => l.includes('ASSETS is not bound')), bundled.logged.join('\n')).toBe(true);
+    const upstream = gatewayWith({ ASSETS: undefined, UPSTREAM_URL: 'http://127.0.0.1:9' });
+    expect((await upstream.get('/healthz')).status).toBe(200);
+  });
 });

@@ -6,6 +6,7 @@
 import { env } from 'cloudflare:workers';
 import { ManualClock } from '../../src/services/clock';
 import { buildGateway } from '../../src/worker/gateway';
+import { conditionalSuite } from '../suites/conditional.suite';
 import { corsSuite } from '../suites/cors.suite';
 import { oauthSuite } from '../suites/oauth.suite';
 import { rateLimitSuite } from '../suites/rate-limit.suite';
@@ -22,6 +23,7 @@ v1Suite(workerClient, DEFAULT_V1_HEADERS);
 v3Suite(workerClient);
 oauthSuite(workerClient);
 corsSuite(workerClient);
+conditionalSuite(workerClient);
 rateLimitSuite(workerClient);
 // The transport suite stands the gateway on either side of the HTTPS cut-off.
 transportSuite(({ now, env: vars }) => gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now)))));

@@ -1,80 +1,67 @@
-import type { Dataset, FamilyRecord, GenusRecord, PlantRecord, SpeciesRecord } from '../../core/records';
-import type { AnyRecord, Detail, ListPage, ListQuery, RecordSource, ResourceName, Scope } from '../record-source';
+import { RawJson } from '../../core/json-body';
+import type { Dataset } from '../../core/records';
+import { RESOURCE_NAMES } from '../../core/resources';
+import type { AnyRecord, Detail, ListPage, ListQuery, RecordSource, ResourceName, Scope, StoredDetail, StoredPage, StoredReads } from '../record-source';
 import { PAGE_SIZE } from '../record-source';
-import { RESOURCES } from '../../core/resources';
-import { ResourceIndex } from './resource-index';
+import { compileDataset } from './compile/index';
+import { CompiledResource } from './compiled/resource';
+import { memoryStore, type SectionStore } from './compiled/store';
+import { ResultCache } from './result-cache';
 
-/** Sort values are read by field name, so the index sorts exactly the fields the core accepts. */
-const sortable = (resource: ResourceName) =>
-  Object.fromEntries(RESOURCES[resource].sortable.map((field) => [field, (r: AnyRecord) => (r as unknown as Record<string, string | number | null>)[field] ?? null]));
-
-const speciesIndex = (records: SpeciesRecord[]) =>
-  new ResourceIndex<AnyRecord>(records, {
-    id: (r) => r.id,
-    sortable: sortable('species'),
-    searchable: (r) => {
-      const s = r as SpeciesRecord;
-      return [s.scientific_name, s.common_name, ...Object.values(s.common_names).flat(), ...s.synonyms];
-    },
-    parents: { genus: (r) => (r as SpeciesRecord).genus_id, plants: (r) => (r as SpeciesRecord).plant_id, families: (r) => (r as SpeciesRecord).family_id },
-  });
-
-const taxonIndex = (resource: 'genus' | 'families', records: Array<GenusRecord | FamilyRecord>) =>
-  new ResourceIndex<AnyRecord>(records, {
-    id: (r) => r.id,
-    sortable: sortable(resource),
-    searchable: (r) => [(r as GenusRecord).name, (r as GenusRecord).common_name],
-    parents: resource === 'genus' ? { families: (r) => (r as GenusRecord).family_id } : {},
-  });
-
-const plantIndex = (records: PlantRecord[]) =>
-  new ResourceIndex<AnyRecord>(records, {
-    id: (r) => r.id,
-    sortable: sortable('plants'),
-    searchable: (r) => [(r as PlantRecord).scientific_name, (r as PlantRecord).common_name],
-    parents: { genus: (r) => (r as PlantRecord).genus_id, families: (r) => (r as PlantRecord).family_id },
-  });
-
-/** The record source over the bundled dataset; every index is built here, once. */
+/**
+ * The record source over the bundled dataset, read from its compiled form (src/services/bundled/
+ * compile): records stay serialized, orders and search are precomputed, and a request decodes only
+ * what it touches. Built from a section store (the artifact in memory, or pieces read through the
+ * Workers assets binding), or from a `Dataset`, compiled in memory first (tests, tools).
+ */
 export class BundledSource implements RecordSource {
-  private readonly indexes: { [K in ResourceName]: ResourceIndex<AnyRecord> };
-  private readonly lastModified: string;
-  private readonly extraSources: Record<string, string[]>;
+  private readonly resources: Record<ResourceName, CompiledResource>;
+  private readonly results: ResultCache;
+  /** One `RawJson` per record position, so whatever is derived from a record can be kept by identity. */
+  private readonly raw: Record<ResourceName, Array<RawJson | undefined>>;
+  readonly stored: StoredReads;
 
-  constructor(dataset: Dataset) {
-    this.indexes = {
-      species: speciesIndex(dataset.species),
-      genus: taxonIndex('genus', dataset.genus),
-      families: taxonIndex('families', dataset.families),
-      plants: plantIndex(dataset.plants),
-    };
-    this.lastModified = dataset.dataset.last_modified;
-    this.extraSources = dataset.species_sources;
+  constructor(from: Dataset | SectionStore) {
+    const store = 'meta' in from && 'load' in from ? from : memoryStore(compileDataset(from));
+    this.resources = Object.fromEntries(RESOURCE_NAMES.map((r) => [r, new CompiledResource(store, r, store.meta.resources[r]!)])) as Record<ResourceName, CompiledResource>;
+    this.results = new ResultCache(this.resources);
+    this.raw = Object.fromEntries(RESOURCE_NAMES.map((r) => [r, []])) as unknown as Record<ResourceName, Array<RawJson | undefined>>;
+    this.stored = { list: (r, q, s) => this.storedList(r, q, s), get: (r, id) => this.storedGet(r, id) };
   }
 
   /** Record counts, for the start-up log. */
   counts(): Record<ResourceName, number> {
-    const i = this.indexes;
-    return { species: i.species.size, genus: i.genus.size, families: i.families.size, plants: i.plants.size };
+    return Object.fromEntries(RESOURCE_NAMES.map((r) => [r, this.resources[r].count])) as Record<ResourceName, number>;
   }
 
   async list(resource: ResourceName, query: ListQuery, scope: Scope | undefined): Promise<ListPage | undefined> {
-    if (scope && !this.indexes[scope.parent].get(scope.id)) return undefined;
-    const offset = (query.page - 1) * PAGE_SIZE;
-    const { items, total } = this.indexes[resource].window(query.q, query.order, scope, offset, PAGE_SIZE);
-    return { items, total, page: query.page, perPage: PAGE_SIZE };
+    const page = await this.storedList(resource, query, scope);
+    return page && { ...page, items: page.items.map((r) => r.parse() as AnyRecord) };
   }
 
   async get(resource: ResourceName, id: string): Promise<Detail | undefined> {
-    const record = this.indexes[resource].get(id);
-    if (!record) return undefined;
-    const meta: Detail['meta'] = { last_modified: this.lastModified };
-    if (resource === 'species') {
-      const species = record as SpeciesRecord;
-      meta.synonyms_count = species.synonyms.length;
-      // Every species comes from USDA PLANTS; some also carry vernacular names from VASCAN.
-      meta.sources_count = 1 + (this.extraSources[species.id]?.length ?? 0);
+    const found = await this.storedGet(resource, id);
+    return found && { record: found.record.parse() as AnyRecord, meta: found.meta };
+  }
+
+  private async storedList(resource: ResourceName, query: ListQuery, scope: Scope | undefined): Promise<StoredPage | undefined> {
+    let parentAt: number | undefined;
+    if (scope) {
+      parentAt = await this.resources[scope.parent].position(scope.id);
+      if (parentAt === undefined) return undefined;
     }
-    return { record, meta };
+    const offset = (query.page - 1) * PAGE_SIZE;
+    const { positions, total } = await this.results.window(resource, query, scope && { parent: scope.parent, at: parentAt! }, offset, PAGE_SIZE);
+    const bytes = await this.resources[resource].records(positions);
+    const raw = this.raw[resource];
+    return { items: bytes.map((b, i) => (raw[positions[i]!] ??= new RawJson(b))), total, page: query.page, perPage: PAGE_SIZE };
+  }
+
+  private async storedGet(resource: ResourceName, id: string): Promise<StoredDetail | undefined> {
+    const compiled = this.resources[resource];
+    const at = await compiled.position(id);
+    if (at === undefined) return undefined;
+    const [[record], facts] = await Promise.all([compiled.records([at]), compiled.recordFacts(at)]);
+    return { record: (this.raw[resource][at] ??= new RawJson(record!)), meta: { last_modified: facts.lastModified, ...facts.counts }, etag: facts.etag };
   }
 }

@@ -1,5 +1,7 @@
 import { ApiError } from '../../errors/api-error';
-import type { Detail, ListPage, ListQuery, Readiness, RecordSource, ResourceName, Scope, SourceContext } from '../record-source';
+import { fnv64Hex, hex64 } from '../../core/hash';
+import { RawJson, renderJson } from '../../core/json-body';
+import type { AnyRecord, Detail, ListPage, ListQuery, Readiness, RecordSource, ResourceName, Scope, SourceContext, StoredDetail, StoredPage, StoredReads } from '../record-source';
 import { PAGE_SIZE } from '../record-source';
 import { UpstreamClient, type UpstreamOptions } from './client';
 import { collectionOf, detailOf } from './envelope';
@@ -16,9 +18,39 @@ const PROBE_PATH = '/v2/species';
 export class UpstreamSource implements RecordSource {
   private readonly client: UpstreamClient;
   private checking: Promise<Readiness> | undefined;
+  /**
+   * The serialized form of validated upstream records, made once per cache entry: a warm cache
+   * (which hands back the same validated entry) is then served from stored bytes, as bundled
+   * mode is. Keyed weakly, so it lives exactly as long as the entry.
+   */
+  private readonly serialized = new WeakMap<object, RawJson[]>();
+  private readonly detailed = new WeakMap<object, StoredDetail>();
+  readonly stored: StoredReads;
 
   constructor(options: UpstreamOptions) {
     this.client = new UpstreamClient(options);
+    this.stored = { list: (r, q, s, ctx) => this.storedList(r, q, s, ctx), get: (r, id, ctx) => this.storedGet(r, id, ctx) };
+  }
+
+  private async storedList(resource: ResourceName, query: ListQuery, scope: Scope | undefined, ctx: SourceContext): Promise<StoredPage | undefined> {
+    const page = await this.list(resource, query, scope, ctx);
+    if (!page) return undefined;
+    let items = this.serialized.get(page.items);
+    if (!items) this.serialized.set(page.items, (items = page.items.map(serialize)));
+    return { ...page, items };
+  }
+
+  private async storedGet(resource: ResourceName, id: string, ctx: SourceContext): Promise<StoredDetail | undefined> {
+    const found = await this.get(resource, id, ctx);
+    if (!found) return undefined;
+    let stored = this.detailed.get(found.record);
+    if (!stored) {
+      const record = serialize(found.record);
+      // The ETag rule of every source: the hash of the v2 detail body's bytes.
+      stored = { record, meta: found.meta, etag: hex64(...fnv64Hex(renderJson({ data: record, meta: found.meta }))) };
+      this.detailed.set(found.record, stored);
+    }
+    return stored;
   }
 
   async list(resource: ResourceName, query: ListQuery, scope: Scope | undefined, ctx: SourceContext): Promise<ListPage | undefined> {
@@ -69,6 +101,9 @@ export class UpstreamSource implements RecordSource {
     return { items: [], total: first.total, page: query.page, perPage: PAGE_SIZE };
   }
 }
+
+const encoder = new TextEncoder();
+const serialize = (record: AnyRecord) => new RawJson(encoder.encode(JSON.stringify(record)));
 
 /**
  * `/v2/{resource}` or `/v2/{parent}/{id}/{resource}` with `q`, each `order[...]` in the given order

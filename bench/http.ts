@@ -1,0 +1,179 @@
+/**
+ * `npm run bench:http`: what a request costs the Node gateway, as a ratio of what the stack itself
+ * costs. In one run it starts a reference server (`bench/reference-server.ts`: Hono on
+ * `@hono/node-server` answering with a same-size page that is already serialized), the bundled
+ * gateway and a gateway in upstream mode in front of it (warm cache), each a child process on an
+ * ephemeral loopback port, and drives each route with autocannon. For every case it prints req/s,
+ * p99, the server's CPU µs per request (utime + stime of the child from /proc, so Linux only) and
+ * the ratio reference CPU / gateway CPU (1 = the stack's cost; higher is better).
+ *
+ * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's gateway with this harness
+ * (how the numbers "before" in BENCHMARKS.md were taken). Not part of `npm test`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const DISTINCT = 500;
+const AUTHORIZATION = 'ApiKey demo-project-key';
+const HERE = fileURLToPath(new URL('..', import.meta.url));
+const GATEWAY_DIR = process.env.BENCH_GATEWAY_DIR ?? HERE;
+const TICKS_PER_SECOND = 100; // Linux USER_HZ
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+  startedMs: number;
+  startupMs?: number;
+}
+
+/** Starts a child and resolves once it prints a line with its port. */
+function start(name: string, args: string[], cwd: string, env: Record<string, string>, ready: (line: string) => number | undefined): Promise<Server> {
+  const begun = performance.now();
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString();
+      for (const line of buffer.split('\n')) {
+        const port = line.startsWith('{') ? ready(line) : undefined;
+        if (port === undefined) continue;
+        child.stdout!.off('data', onData);
+        child.stdout!.resume(); // keep draining the access log
+        const startupMs = (JSON.parse(line) as { startup_ms?: number }).startup_ms;
+        resolve({ url: `http://127.0.0.1:${port}`, child, startedMs: performance.now() - begun, startupMs });
+        return;
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before listening`)));
+  });
+}
+
+const gatewayReady = (line: string) => (line.includes('"gateway listening"') ? (JSON.parse(line) as { port: number }).port : undefined);
+
+function startGateway(name: string, env: Record<string, string>): Promise<Server> {
+  return start(name, ['--import', 'tsx', 'src/node.ts'], GATEWAY_DIR, { PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000000', TOKEN_SIGNING_SECRET: 'bench', ...env }, gatewayReady);
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+function rssMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]!;
+  return Number(kb) / 1024;
+}
+
+interface Stats {
+  rps: number;
+  p99: number;
+  cpuUs: number;
+  failures: number;
+}
+
+async function load(server: Server, paths: string[], seconds: number): Promise<Stats> {
+  let i = 0;
+  const cpuBefore = cpuSeconds(server.child.pid!);
+  const result = await autocannon({
+    url: server.url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { authorization: AUTHORIZATION },
+    requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }],
+  });
+  const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
+  const total = result.requests.total;
+  return { rps: result.requests.average, p99: result.latency.p99, cpuUs: total > 0 ? (cpu * 1e6) / total : NaN, failures: result.non2xx + result.errors + result.timeouts };
+}
+
+async function measure(server: Server, paths: string[]): Promise<Stats> {
+  await load(server, paths, 1); // JIT warm-up, not measured
+  return load(server, paths, SECONDS);
+}
+
+/** Requests every path once, so a warm cache holds them all. */
+async function warm(baseUrl: string, paths: string[]): Promise<void> {
+  for (let k = 0; k < paths.length; k += 10) {
+    await Promise.all(paths.slice(k, k + 10).map(async (p) => {
+      const res = await fetch(baseUrl + p, { headers: { authorization: AUTHORIZATION } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`warm-up ${p}: ${res.status}`);
+    }));
+  }
+}
+
+function cases(): Array<{ name: string; paths: string[]; upstream?: true }> {
+  const data = JSON.parse(readFileSync(join(HERE, 'fixtures/taxa.json'), 'utf8')) as { species: Array<{ id: string }>; genus: Array<{ name: string }> };
+  const spread = <T>(list: T[], n: number) => Array.from({ length: n }, (_, k) => list[Math.floor((k * list.length) / n)]!);
+  const pages = Array.from({ length: DISTINCT }, (_, k) => k + 1);
+  const genus = spread(data.genus, 200).map((g) => encodeURIComponent(g.name));
+  return [
+    { name: 'v2 page', paths: pages.map((p) => `/v2/species?page=${p}`) },
+    { name: 'v2 search', paths: genus.map((g) => `/v2/species?q=${g.toLowerCase()}`) },
+    { name: 'v2 sorted page', paths: pages.map((p) => `/v2/species?order[common_name]=asc&page=${p}`) },
+    { name: 'v2 detail', paths: spread(data.species, DISTINCT).map((s) => `/v2/species/${encodeURIComponent(s.id)}`) },
+    { name: 'v1 page', paths: pages.map((p) => `/v1/species?page=${p}`) },
+    { name: 'v2 genus species', paths: genus.map((g) => `/v2/genus/${g}/species`) },
+    { name: 'upstream warm cache', paths: pages.map((p) => `/v2/species?page=${p}`), upstream: true },
+  ];
+}
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+async function main(): Promise<void> {
+  const servers: Server[] = [];
+  try {
+    const gateway = await startGateway('gateway', {});
+    servers.push(gateway);
+    const rssStart = rssMb(gateway.child.pid!);
+    const upstream = await startGateway('gateway (upstream mode)', { UPSTREAM_URL: gateway.url, UPSTREAM_AUTHORIZATION: AUTHORIZATION, UPSTREAM_CACHE_TTL_MS: '3600000' });
+    servers.push(upstream);
+
+    // The reference answers with the bytes of a real v2 page, so both send the same size.
+    const page = await fetch(`${gateway.url}/v2/species?page=1`, { headers: { authorization: AUTHORIZATION } });
+    const file = join(mkdtempSync(join(tmpdir(), 'bench-http-')), 'page.json');
+    writeFileSync(file, new Uint8Array(await page.arrayBuffer()));
+    const reference = await start('reference', ['--import', 'tsx', join(HERE, 'bench/reference-server.ts'), file], HERE, {}, (line) => (JSON.parse(line) as { port?: number }).port);
+    servers.push(reference);
+
+    const ref = await measure(reference, ['/']);
+    process.stderr.write(`reference: ${fmt(ref.rps)} req/s, ${fmt(ref.cpuUs)} µs CPU/request\n`);
+    const rows: string[] = [`| reference (same-size page, pre-serialized) | ${fmt(ref.rps)} | ${fmt(ref.p99, 1)} | ${fmt(ref.cpuUs)} | 1.00 | 1.00 | ${ref.failures} |`];
+    const results = new Map<string, Stats>();
+    for (const c of cases()) {
+      const server = c.upstream ? upstream : gateway;
+      if (c.upstream) await warm(upstream.url, c.paths);
+      const s = await measure(server, c.paths);
+      results.set(c.name, s);
+      process.stderr.write(`${c.name}: ${fmt(s.rps)} req/s, ${fmt(s.cpuUs)} µs CPU/request\n`);
+      rows.push(`| ${c.name} | ${fmt(s.rps)} | ${fmt(s.p99, 1)} | ${fmt(s.cpuUs)} | ${fmt(ref.cpuUs / s.cpuUs, 2)} | ${fmt(s.rps / ref.rps, 2)} | ${s.failures} |`);
+    }
+    const rssAfter = rssMb(gateway.child.pid!);
+    const v1 = results.get('v1 page')!;
+    const v2 = results.get('v2 page')!;
+
+    console.log(`\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per case after 1 s of warm-up`);
+    console.log(`gateway: ${GATEWAY_DIR}`);
+    console.log('\n| case | req/s | p99 ms | CPU µs/request | ratio (reference CPU / CPU) | req/s ratio | non-2xx/errors |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    for (const row of rows) console.log(row);
+    console.log(`\nv1 page / v2 page (CPU): ${fmt(v2.cpuUs / v1.cpuUs, 2)}`);
+    console.log(`bundled gateway start-up: ${gateway.startupMs ?? 'n/a'} ms in-process (its log line), ${fmt(gateway.startedMs)} ms from spawn to listening`);
+    console.log(`bundled gateway RSS: ${fmt(rssStart)} MB at start, ${fmt(rssAfter)} MB after the load`);
+  } finally {
+    for (const s of servers) s.child.kill('SIGTERM');
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,86 @@
+/**
+ * Compiles `fixtures/taxa.json` into the artifact both runtimes open without parsing
+ * (src/services/bundled/compile: records, orders and search; see docs/compiled-dataset.md):
+ *
+ *   generated/assets/*.bin      the sections as separate pieces: read from disk on first use by
+ *                               the Node entry, Workers Static Assets on the edge
+ *   generated/taxa.index.json   the pieces' index (types, lengths, the header), bundled into the worker
+ *
+ *   npx tsx scripts/compile-data.ts [--if-stale]
+ *
+ * `--if-stale` (what `npm start`, `npm test` and the worker scripts run first) does nothing when
+ * the artifact was built from the same fixture by the same compiler. Deterministic.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compileDataset } from '../src/services/bundled/compile/index';
+import { readContainer } from '../src/services/bundled/compiled/container';
+import type { CompiledMeta } from '../src/services/bundled/compiled/layout';
+import { pieceName, type PieceIndex } from '../src/services/bundled/compiled/store';
+import { parseDatasetLines } from '../src/services/bundled/dataset-lines';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const FIXTURE = join(ROOT, 'fixtures/taxa.json');
+export const ASSETS = join(ROOT, 'generated/assets');
+export const INDEX = join(ROOT, 'generated/taxa.index.json');
+
+/** The compiler's own sources: a change to any of them makes the artifact stale. */
+const COMPILER_SOURCES = ['src/services/bundled/compile', 'src/services/bundled/compiled/layout.ts', 'src/services/bundled/compiled/container.ts', 'src/core/text.ts', 'src/core/hash.ts', 'src/core/resources.ts'];
+
+function files(path: string): string[] {
+  const full = join(ROOT, path);
+  return path.endsWith('.ts') ? [full] : readdirSync(full).sort().map((f) => join(full, f));
+}
+
+/** Digest of the fixture and the compiler that identifies an artifact. */
+export function inputsDigest(fixture: Uint8Array): string {
+  const hash = createHash('sha256').update(fixture);
+  for (const file of COMPILER_SOURCES.flatMap(files)) hash.update(file.slice(ROOT.length)).update(readFileSync(file));
+  return hash.digest('hex');
+}
+
+function builtFrom(): string | undefined {
+  if (!existsSync(INDEX)) return undefined;
+  try {
+    return (JSON.parse(readFileSync(INDEX, 'utf8')) as PieceIndex).meta.inputs;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Compiles the fixture into generated/ unless it is already compiled from the same inputs. */
+export function compileIfStale(): void {
+  main(['--if-stale']);
+}
+
+function main(argv: string[]): void {
+  const started = performance.now();
+  const fixture = new Uint8Array(readFileSync(FIXTURE));
+  const inputs = inputsDigest(fixture);
+  if (argv.includes('--if-stale') && builtFrom() === inputs) return;
+
+  // Stage 1: read the source dataset; stages 2-4 are the compiler's.
+  const artifact = compileDataset(parseDatasetLines(fixture), inputs);
+
+  // Stage 4 wrote one container; on disk each section is a piece, for readers that load only what they need.
+  const container = readContainer<CompiledMeta>(artifact);
+  const index: PieceIndex = { meta: container.meta, sections: {} };
+  rmSync(INDEX, { force: true });
+  rmSync(ASSETS, { recursive: true, force: true });
+  mkdirSync(ASSETS, { recursive: true });
+  for (const name of container.names) {
+    const data = container.section(name);
+    index.sections[name] = { type: typeName(data), length: data.length };
+    writeFileSync(join(ASSETS, pieceName(name)), new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  }
+  // The index last: its presence and `inputs` say the pieces are complete and current.
+  writeFileSync(INDEX, JSON.stringify(index));
+  process.stdout.write(`compiled ${FIXTURE.slice(ROOT.length + 1)} into generated/ (${artifact.byteLength} bytes, ${Object.keys(index.sections).length} pieces) in ${Math.round(performance.now() - started)} ms\n`);
+}
+
+const typeName = (data: ArrayBufferView) =>
+  data instanceof Uint8Array ? 'u8' : data instanceof Uint16Array ? 'u16' : data instanceof Uint32Array ? 'u32' : 'f64';
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main(process.argv.slice(2));

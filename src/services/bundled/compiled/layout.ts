@@ -1,0 +1,61 @@
+/** Names and constants the compiler and the reader of the compiled dataset share. */
+
+/** Bumped whenever the layout changes, so a stale artifact is rebuilt rather than misread. */
+export const FORMAT = 2;
+
+/**
+ * Pieces: records, search text, postings and the id index are stored in chunks, so a reader that
+ * fetches pieces (Workers Static Assets) loads only the few a request touches.
+ */
+export const RECORD_CHUNK = 16;
+export const SEARCH_CHUNK = 256;
+export const POSTINGS_CHUNK = 256;
+export const ID_CHUNK = 1024;
+export const ORDER_CHUNK = 1024;
+
+/** The rank of a null sort value: after every value, in either direction. */
+export const NULL_RANK = 0xffffffff;
+
+/** Separates the folded fields of one record's search text; a needle holding it matches nothing. */
+export const FIELD_SEPARATOR = '\u0000';
+
+/** Search keys: three UTF-16 units of folded text packed in one float64 (48 bits, exact). */
+export const GRAM = 3;
+export const gramKey = (text: string, at: number) => text.charCodeAt(at) * 0x100000000 + text.charCodeAt(at + 1) * 0x10000 + text.charCodeAt(at + 2);
+
+export interface ResourceMeta {
+  count: number;
+  /** The first id (code-unit order) of each chunk of the id index. */
+  idFences: string[];
+  /** The first gram key of each postings chunk. */
+  gramFences: number[];
+  sortable: string[];
+  parents: string[];
+  counts: string[];
+}
+
+/** The artifact's header. */
+export interface CompiledMeta {
+  format: number;
+  /** Digest of the inputs (source dataset and compiler), to tell a stale artifact. */
+  inputs: string;
+  last_modified: string;
+  resources: Record<string, ResourceMeta>;
+}
+
+/** Section names of one resource. Chunks are small containers of their own. */
+export const section = {
+  /** Chunk `k` of records: `json`, `offsets` (local), `etags`, `lastModified`, `count.<name>`. */
+  records: (r: string, k: number) => `${r}.records.${k}`,
+  /** Chunk `k` of the id index (ids in code-unit order): `text`, `offsets`, `positions`. */
+  ids: (r: string, k: number) => `${r}.ids.${k}`,
+  ranks: (r: string, field: string) => `${r}.ranks.${field}`,
+  /** Chunk `k` of a field's order (`asc` or `desc`): positions `k*ORDER_CHUNK ..`. */
+  order: (r: string, field: string, direction: string, k: number) => `${r}.order.${field}.${direction}.${k}`,
+  childStart: (r: string, parent: string) => `${r}.children.${parent}.start`,
+  children: (r: string, parent: string) => `${r}.children.${parent}.positions`,
+  /** Chunk `k` of folded search text: `text`, `offsets` (local). */
+  search: (r: string, k: number) => `${r}.search.${k}`,
+  /** Chunk `k` of the gram index: `keys` (sorted), `starts` (local) and `postings` of grams `k*POSTINGS_CHUNK ..`. */
+  postings: (r: string, k: number) => `${r}.grams.${k}`,
+};

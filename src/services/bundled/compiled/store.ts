@@ -1,0 +1,85 @@
+import { readContainer, type SectionData, type SectionType } from './container';
+import type { CompiledMeta } from './layout';
+
+/**
+ * Where the sections of a compiled dataset come from: one buffer in memory (Node, tests), or
+ * pieces fetched on first use and kept (Workers Static Assets). Each section is loaded once.
+ */
+export interface SectionStore {
+  meta: CompiledMeta;
+  load(name: string): SectionData | Promise<SectionData>;
+}
+
+/** The sections of a container held in memory: viewed in place, nothing parsed. */
+export function memoryStore(bytes: Uint8Array): SectionStore {
+  const container = readContainer<CompiledMeta>(bytes);
+  return { meta: container.meta, load: (name) => container.section(name) };
+}
+
+/** A piece's bytes as its section's type (copied first if not aligned for it). */
+export function viewAs(type: SectionType, bytes: Uint8Array): SectionData {
+  const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+  const Typed = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, f64: Float64Array }[type];
+  return new Typed(aligned.buffer as ArrayBuffer, aligned.byteOffset, aligned.byteLength / Typed.BYTES_PER_ELEMENT);
+}
+
+/**
+ * The sections read piece by piece with a synchronous `readPiece` (a local file on Node), each
+ * kept once read: memory holds only the pieces requests touched.
+ */
+export function syncPieceStore(index: PieceIndex, readPiece: (name: string) => Uint8Array): SectionStore {
+  const views = new Map<string, SectionData>();
+  return {
+    meta: index.meta,
+    load(name) {
+      let view = views.get(name);
+      if (!view) {
+        const entry = index.sections[name];
+        if (!entry) throw new Error(`compiled dataset has no section ${name}`);
+        views.set(name, (view = viewAs(entry.type, readPiece(pieceName(name)))));
+      }
+      return view;
+    },
+  };
+}
+
+/** The index of the sections published as separate pieces (the Workers Static Assets layout). */
+export interface PieceIndex {
+  meta: CompiledMeta;
+  sections: Record<string, { type: SectionType; length: number }>;
+}
+
+/** File name of a section piece. */
+export const pieceName = (section: string) => `${section}.bin`;
+
+/**
+ * The sections read piece by piece through `fetchPiece` (e.g. the assets binding), each kept once
+ * read; concurrent first reads of one piece share a single fetch.
+ */
+export function pieceStore(index: PieceIndex, fetchPiece: (name: string) => Promise<ArrayBuffer>): SectionStore {
+  const typed = (type: SectionType, buffer: ArrayBuffer): SectionData =>
+    viewAs(type, new Uint8Array(buffer));
+  const pieces = new Map<string, Promise<SectionData>>();
+  const views = new Map<string, SectionData>();
+  return {
+    meta: index.meta,
+    load(name) {
+      const ready = views.get(name);
+      if (ready) return ready;
+      let pending = pieces.get(name);
+      if (!pending) {
+        const entry = index.sections[name];
+        if (!entry) throw new Error(`compiled dataset has no section ${name}`);
+        pending = fetchPiece(pieceName(name)).then((buffer) => {
+          const view = typed(entry.type, buffer);
+          views.set(name, view);
+          pieces.delete(name);
+          return view;
+        });
+        pending.catch(() => pieces.delete(name));
+        pieces.set(name, pending);
+      }
+      return pending;
+    },
+  };
+}
