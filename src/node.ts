@@ -43,6 +43,11 @@ function credentialStore(config: Config) {
   }
 }
 
+/** Starts `task` once the response has been written (or the caller has gone), never before. */
+export function afterNodeResponse(c: Context, task: () => Promise<void>): void {
+  (c.env as HttpBindings).outgoing.once('close', () => void task());
+}
+
 export function main(): void {
   const started = performance.now();
   const config = parseConfig(process.env);
@@ -50,7 +55,7 @@ export function main(): void {
   // Upstream mode (CONTRACT section 12) never loads the bundled dataset.
   const bundled = config.upstreamUrl ? undefined : new BundledSource(loadDataset());
   const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log: consoleLog });
-  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection });
+  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection, afterResponse: afterNodeResponse });
   const app = createApp(config, services);
 
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
