@@ -37,7 +37,7 @@ describe('brownouts', () => {
 
   it('answers everyone, credential or not, before authentication, like retirement; the log line says brownout', async () => {
     t.clock.set(at(START));
-    for (const headers of [{}, { 'x-api-key': 'wrong' }]) {
+    for (const headers of [{}, { 'x-api-key': 'wrong' }] as Record<string, string>[]) {
       const res = await t.get('/v1/species', headers);
       expect(res.status).toBe(410);
     }
