@@ -23,6 +23,11 @@ function shown(value: unknown): unknown {
   return text.length <= MAX_VALUE_CHARS ? value : `${text.slice(0, MAX_VALUE_CHARS)}…`;
 }
 
+/** The line of a comparison that could not be made, counted apart from differences. */
+export function notMade(c: Pick<Comparison, 'requestId' | 'route' | 'path'>, answeredBy: Comparison['answeredBy'], reason: string, log: (line: LogLine) => void, code?: string): void {
+  log({ level: 'warn', message: 'v1 comparison not made', request_id: c.requestId, route: c.route, path: c.path, answered_by: answeredBy, reason, code: code ?? null });
+}
+
 /**
  * Runs one comparison after the caller has been answered and writes its log lines: one
  * `v1 parity` warning per JSON path that differs (CONTRACT section 16), one `v1 comparison`
@@ -36,8 +41,7 @@ export async function compareInBackground(c: Comparison, ignore: readonly string
   try {
     [answered, other] = await Promise.all([c.answered(), c.other()]);
   } catch (err) {
-    log({ level: 'warn', message: 'v1 comparison not made', ...about, reason: (err as Error).message, code: (err as { code?: string }).code ?? null });
-    return;
+    return notMade(c, c.answeredBy, (err as Error).message, log, (err as { code?: string }).code);
   }
   try {
     const [facade, legacy] = c.answeredBy === 'facade' ? [answered, other] : [other, answered];

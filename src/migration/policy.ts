@@ -6,13 +6,16 @@ import type { AppEnv, Services } from '../env';
 import { requireAccess } from '../policies/auth';
 import { redactedTarget } from '../policies/redact';
 import type { Side } from './compare';
-import { compareInBackground } from './comparator';
+import { compareInBackground, notMade } from './comparator';
 import { forwardedTarget, rewriteLinks } from './forward';
 import type { LegacyBackend } from './legacy-client';
 import { sampled } from './sampling';
 import { matchV1Route, type V1Route } from './v1-routes';
 
 type Shadow = (c: Context<AppEnv>) => Promise<Side>;
+
+/** Comparisons running at once, per gateway (process or isolate). */
+const MAX_IN_FLIGHT = 32;
 
 /** The legacy backend's answer to the caller's request, in the caller's terms (its base in links). */
 async function askLegacy(c: Context<AppEnv>, legacy: LegacyBackend, legacyUrl: string): Promise<Side & { lastModified: string | null }> {
@@ -29,6 +32,7 @@ async function askLegacy(c: Context<AppEnv>, legacy: LegacyBackend, legacyUrl: s
 export function v1Migration(settings: MigrationConfig, services: Services, facade: Shadow) {
   const { legacy } = services;
   const legacyUrl = settings.legacyUrl!;
+  let inFlight = 0;
   return createMiddleware<AppEnv>(async (c, next) => {
     const route = legacy && matchV1Route(c.req.method, c.req.path.slice(c.get('base').length));
     if (!route) return next();
@@ -36,15 +40,22 @@ export function v1Migration(settings: MigrationConfig, services: Services, facad
     const compare = sampled(c.get('requestId'), settings.comparePercent);
     const about = { requestId: c.get('requestId'), route: route.template, path: redactedTarget(c.req.url) };
     const inBackground = (answeredBy: 'facade' | 'legacy', answered: () => Promise<Side>, other: () => Promise<Side>) =>
-      services.afterResponse(c, () => compareInBackground({ ...about, answeredBy, answered, other }, settings.compareIgnore, services.log));
+      services.afterResponse(c, async () => {
+        // Past this many at once the gateway is busy: callers come first, the comparison is skipped.
+        if (inFlight >= MAX_IN_FLIGHT) return notMade(about, answeredBy, `more than ${MAX_IN_FLIGHT} comparisons in flight`, services.log);
+        inFlight++;
+        try {
+          await compareInBackground({ ...about, answeredBy, answered, other }, settings.compareIgnore, services.log);
+        } finally {
+          inFlight--;
+        }
+      });
 
     if (settings.answer === 'facade') {
       await next();
-      if (compare) {
-        // A 304 has no body to compare: then the facade computes the answer again, after the caller's.
-        const copy = c.res.status === 304 ? undefined : c.res.clone();
-        inBackground('facade', copy ? async () => ({ status: copy.status, body: JSON.parse(await copy.text()) }) : () => facade(c), () => askLegacy(c, legacy, legacyUrl));
-      }
+      // The facade's side is computed again after the response (a pure function of the request and
+      // the data) rather than copied from it: the caller's response object is never touched.
+      if (compare) inBackground('facade', () => facade(c), () => askLegacy(c, legacy, legacyUrl));
       return;
     }
 

@@ -139,8 +139,12 @@ async function answer(target: URL, rawQuery: string, origin: string, inject: Set
   };
 }
 
-/** Starts the legacy backend on a free loopback port. */
-export async function legacyV1(): Promise<LegacyV1> {
+/**
+ * Starts the legacy backend on a free loopback port. `memo` keeps every answer by URL, so that a
+ * benchmark measures the gateway rather than this stand-in (which shares the machine).
+ */
+export async function legacyV1(options: { memo?: boolean } = {}): Promise<LegacyV1> {
+  const memo = new Map<string, Promise<{ status: number; body: unknown; lastModified?: string }>>();
   const legacy = { seen: [], inject: new Set(), fault: undefined } as unknown as LegacyV1;
   let origin = '';
   const server: Server = createServer((req, res) => {
@@ -154,7 +158,9 @@ export async function legacyV1(): Promise<LegacyV1> {
     if (req.headers.authorization !== LEGACY_AUTHORIZATION) return send(401, { statusCode: 401, message: 'Unauthorized' });
     const raw = req.url!;
     const q = raw.indexOf('?');
-    answer(new URL(raw, origin), q < 0 ? '' : raw.slice(q + 1), origin, legacy.inject)
+    const answered = memo.get(raw) ?? answer(new URL(raw, origin), q < 0 ? '' : raw.slice(q + 1), origin, legacy.inject);
+    if (options.memo) memo.set(raw, answered);
+    answered
       .then((a) => send(a.status, a.body, a.lastModified ? { 'Last-Modified': a.lastModified } : {}))
       .catch((err) => (err instanceof LegacyError ? send(err.status, { statusCode: err.status, message: err.message }) : send(500, { statusCode: 500, message: 'Internal Server Error' })));
   });
