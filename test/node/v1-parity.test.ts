@@ -157,6 +157,21 @@ describe('sampling and timing of comparisons', () => {
     expect(t.lines('v1 comparison')).toEqual([]);
   });
 
+  it('skips comparisons past 32 in flight, so a slow other side cannot pile them up', async () => {
+    const t = migrationApp(legacy, { V1_COMPARE_PERCENT: '100', UPSTREAM_TIMEOUT_MS: '300', UPSTREAM_RETRIES: '0' });
+    legacy.fault = () => {}; // never answers
+    try {
+      const answers = await Promise.all(Array.from({ length: 40 }, () => t.get('/v1/families/Pinaceae')));
+      expect(answers.map((r) => r.status)).toEqual(Array(40).fill(200));
+      await t.settled();
+    } finally {
+      legacy.fault = undefined;
+    }
+    const reasons = t.lines('v1 comparison not made').map((l) => l.code ?? l.reason);
+    expect(reasons.filter((r) => r === 'upstream/timeout')).toHaveLength(32);
+    expect(reasons.filter((r) => r === 'more than 32 comparisons in flight')).toHaveLength(8);
+  });
+
   it('on Node, starts the comparison only once the response has been written', async () => {
     const written: boolean[] = [];
     const t = testApp({
