@@ -34,8 +34,6 @@ describe('migration controls on Workers', () => {
     expect(r.of('v1 parity')).toEqual([]);
   });
 
-  // ACAM has common names in English and French only: workerd's ICU cannot name some languages
-  // Node's can (atj, cr, moe, oj), which the comparison reports as `common_names.*` differences.
   it('writes one v1 parity line for a difference, with route and JSON path', async () => {
     const r = await logged({ LEGACY_V1_URL: inject('differingLegacyUrl'), V1_COMPARE_PERCENT: '100' }, '/v1/species/ACAM');
     expect(r.body.rank).toBe('SPECIES');
