@@ -4,10 +4,10 @@
  * Each gateway is a child process (`node --import tsx src/node.ts`), so the load generator, the
  * gateway and the upstream each have their own event loop, as in a deployment. Not part of `npm test`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
+import { startGateway, type Server } from './processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -15,36 +15,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DISTINCT = 500;
 const AUTHORIZATION = 'ApiKey demo-project-key';
 const ROOT = new URL('..', import.meta.url);
-
-interface Server {
-  url: string;
-  child: ChildProcess;
-}
-
-/** Starts `src/node.ts` with `env` on an ephemeral loopback port; resolves once it listens. */
-function startGateway(name: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000000', TOKEN_SIGNING_SECRET: 'bench', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      for (const line of buffer.split('\n')) {
-        if (!line.includes('"gateway listening"')) continue;
-        child.stdout!.off('data', onData);
-        // Keep draining the access log so the child never blocks on a full pipe.
-        child.stdout!.resume();
-        resolve({ url: `http://127.0.0.1:${JSON.parse(line).port}`, child });
-        return;
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before listening`)));
-  });
-}
 
 interface Stats {
   rps: number;

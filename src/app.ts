@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { AppEnv, Services } from './env';
 import { ApiError } from './errors/api-error';
 import { renderError } from './errors/render';
+import { mountMigration } from './migration';
 import { policies } from './policies';
 import { oauthTokenRoute } from './routes/oauth-token';
 import { readyz } from './routes/readiness';
@@ -22,6 +23,8 @@ export function createApp(config: Config, services: Services): Hono<AppEnv> {
   app.route('/', oauthTokenRoute(config, services));
 
   const core = coreRoutes(services);
+  // Who answers v1 (facade or legacy backend) and which answers are compared: after the policies.
+  mountMigration(app, core, versions, config, services);
   for (const version of versions) {
     for (const base of version.bases) app.route(base, core);
   }

@@ -1,3 +1,5 @@
+import { parseIntervals, type Interval } from './migration/intervals';
+
 /**
  * The one typed configuration, parsed once at an entry from environment variables (Node) or
  * `[vars]`/bindings (Workers) with the same names. CONTRACT section 1.
@@ -18,6 +20,19 @@ export interface Config {
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
   upstream: UpstreamTuning;
+  migration: MigrationConfig;
+}
+
+/** Migration controls (CONTRACT section 16); the legacy backend shares `upstream`'s resilience settings. */
+export interface MigrationConfig {
+  /** `LEGACY_V1_URL` without a trailing slash, version segment included. */
+  legacyUrl: string | undefined;
+  legacyAuthorization: string | undefined;
+  answer: 'facade' | 'legacy';
+  /** 0-100, up to two decimals. */
+  comparePercent: number;
+  compareIgnore: string[];
+  brownouts: Interval[];
 }
 
 /** Resilience settings of upstream mode (section 12); documented in the README. */
@@ -87,6 +102,37 @@ export function parseConfig(vars: ConfigVars): Config {
     throw new ConfigError('SERVICE_NAME', 'must be letters, digits and hyphens (it is a URN namespace)');
   }
 
+  const migration = (): MigrationConfig => {
+    const legacyUrl = url('LEGACY_V1_URL');
+    if (legacyUrl) {
+      const parsed = new URL(legacyUrl);
+      // Printed with the configuration, and fetch refuses them: the secret goes in LEGACY_V1_AUTHORIZATION.
+      if (parsed.username || parsed.password) throw new ConfigError('LEGACY_V1_URL', 'must not carry credentials; set LEGACY_V1_AUTHORIZATION instead');
+      if (parsed.search || parsed.hash) throw new ConfigError('LEGACY_V1_URL', 'must be a base URL without query or fragment');
+    }
+    const answer = text('V1_ANSWER') ?? 'facade';
+    if (answer !== 'facade' && answer !== 'legacy') throw new ConfigError('V1_ANSWER', `must be facade or legacy (got ${JSON.stringify(answer)})`);
+    const rawPercent = text('V1_COMPARE_PERCENT') ?? '0';
+    if (!/^\d{1,3}(\.\d{1,2})?$/.test(rawPercent) || Number(rawPercent) > 100) {
+      throw new ConfigError('V1_COMPARE_PERCENT', `must be a number from 0 to 100 (got ${JSON.stringify(rawPercent)})`);
+    }
+    const comparePercent = Number(rawPercent);
+    if (!legacyUrl && (answer === 'legacy' || comparePercent > 0)) {
+      const asking = [answer === 'legacy' ? 'V1_ANSWER=legacy' : '', comparePercent > 0 ? `V1_COMPARE_PERCENT=${rawPercent}` : ''].filter(Boolean).join(' and ');
+      throw new ConfigError('LEGACY_V1_URL', `must be set: ${asking} need${asking.includes(' and ') ? '' : 's'} the legacy v1 backend`);
+    }
+    const compareIgnore = (text('V1_COMPARE_IGNORE') ?? '').split(',').map((p) => p.trim()).filter((p) => p.length > 0);
+    const badPath = compareIgnore.find((p) => !/^[^\s.[\]]+(\[\]|\.[^\s.[\]]+)*$/.test(p));
+    if (badPath !== undefined) throw new ConfigError('V1_COMPARE_IGNORE', `holds a JSON path that is not of the form a.b[].c (got ${JSON.stringify(badPath)})`);
+    let brownouts: Interval[];
+    try {
+      brownouts = parseIntervals(text('V1_BROWNOUTS') ?? '');
+    } catch (err) {
+      throw new ConfigError('V1_BROWNOUTS', (err as Error).message);
+    }
+    return { legacyUrl, legacyAuthorization: text('LEGACY_V1_AUTHORIZATION'), answer, comparePercent, compareIgnore, brownouts };
+  };
+
   return {
     port: int('PORT', 8787, 0),
     upstreamUrl: url('UPSTREAM_URL'),
@@ -112,6 +158,7 @@ export function parseConfig(vars: ConfigVars): Config {
       cacheMaxEntries: int('UPSTREAM_CACHE_MAX_ENTRIES', 5000, 1),
       cacheMaxBytes: int('UPSTREAM_CACHE_MAX_BYTES', 50 * 1024 * 1024, 1024),
     },
+    migration: migration(),
   };
 }
 
@@ -124,5 +171,10 @@ export function describeConfig(config: Config): Record<string, unknown> {
     httpsRedirectUntil: new Date(config.httpsRedirectUntil).toISOString(),
     v1DeprecatedAt: new Date(config.v1DeprecatedAt).toISOString(),
     v1Sunset: new Date(config.v1Sunset).toISOString(),
+    migration: {
+      ...config.migration,
+      legacyAuthorization: config.migration.legacyAuthorization ? '[set]' : undefined,
+      brownouts: config.migration.brownouts.map((b) => `${new Date(b.start).toISOString()}/${new Date(b.end).toISOString()}`),
+    },
   };
 }

@@ -1,4 +1,6 @@
+import type { Context } from 'hono';
 import type { Config } from './config';
+import type { LegacyBackend } from './migration/legacy-client';
 import type { Clock } from './services/clock';
 import type { ConnectionFacts } from './services/connection';
 import type { CredentialStore, Principal } from './services/credentials/credential-store';
@@ -23,6 +25,13 @@ export interface Services {
   connection: ConnectionFacts;
   /** SHA-256 hex of a presented secret: WebCrypto by default, a synchronous hash where the runtime has one (Node). */
   digest(text: string): string | Promise<string>;
+  /** `LEGACY_V1_URL`'s backend (CONTRACT section 16), when one is configured. */
+  legacy?: LegacyBackend;
+  /**
+   * Runs `task` once the caller has its answer, without delaying it: after the Node response is
+   * written, `waitUntil` on Workers. `task` never throws.
+   */
+  afterResponse(c: Context<AppEnv>, task: () => Promise<void>): void;
 }
 
 /** Where and how the caller's credential arrived, for the log (`apiKey`, `bearer`, `v1:query`, ...). */

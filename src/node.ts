@@ -102,6 +102,12 @@ function credentialStore(config: Config) {
   }
 }
 
+/** Starts `task` once the response has been written (or the caller has gone), never before. */
+export function afterNodeResponse(c: Context, task: () => Promise<void>): void {
+  // setImmediate: requests already waiting on the event loop are read before the comparison starts.
+  (c.env as HttpBindings).outgoing.once('close', () => setImmediate(() => void task()));
+}
+
 export function main(): void {
   const started = performance.now();
   const config = parseConfig(process.env);
@@ -110,7 +116,7 @@ export function main(): void {
   const bundled = config.upstreamUrl ? undefined : bundledSource();
   const log = batchedStdoutLog();
   const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log });
-  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection, log, digest: nodeDigest });
+  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection, log, digest: nodeDigest, afterResponse: afterNodeResponse });
   const app = createApp(config, services);
 
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {

@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv, Services } from '../env';
+import { routeTemplate } from '../migration/v1-routes';
 import { redactedTarget } from './redact';
 
 /** One JSON line per request (CONTRACT section 13), with credentials redacted from the path. */
@@ -14,6 +15,8 @@ export const accessLog = (services: Pick<Services, 'log' | 'clock'>) =>
       method: c.req.method,
       path: redactedTarget(c.req.url),
       version: c.get('version')?.name ?? null,
+      // The template, not the path, so usage reports count routes rather than ids.
+      route: c.get('version') ? routeTemplate(c.req.method, c.req.path.slice(c.get('base').length)) : null,
       status: c.res.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
       subject: caller ? `${caller.principal.kind}:${caller.principal.id}` : null,

@@ -18,12 +18,20 @@ export const versionContext = (versions: readonly Version[]) =>
     walk.headers(resolved?.version, c.res.headers);
   });
 
-/** A retired version answers 410 to every request from its retirement instant on. */
+/** A retired version answers 410 to every request from its retirement instant on, and during its brownouts. */
 export const retirement = (clock: Clock) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const retiredAt = walk.retiredAt(c.get('version'));
     if (retiredAt !== undefined && clock.now() >= retiredAt) {
       throw new ApiError('svc/gone', `${c.get('version')!.name} was retired on ${new Date(retiredAt).toISOString()}; use /v2 at the same paths.`);
+    }
+    // A brownout answers exactly as retirement will, for its interval only.
+    const brownout = walk.brownoutAt(c.get('version'), clock.now());
+    if (brownout) {
+      c.get('logFlags').push('brownout');
+      const until = new Date(brownout.end).toISOString();
+      const retires = retiredAt === undefined ? '' : ` ahead of its retirement on ${new Date(retiredAt).toISOString()}`;
+      throw new ApiError('svc/gone', `${c.get('version')!.name} is switched off until ${until}${retires}; use /v2 at the same paths.`);
     }
     await next();
   });

@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import { sha256Hex } from '../core/crypto';
 import type { LogLine, Services } from '../env';
+import { createLegacyClient, type LegacyBackend } from '../migration/legacy-client';
 import type { Clock } from './clock';
 import { systemClock } from './clock';
 import { urlConnection, type ConnectionFacts } from './connection';
@@ -21,6 +22,10 @@ export interface ServiceParts {
   connection?: ConnectionFacts;
   /** Defaults to WebCrypto's SHA-256; the Node entry passes its synchronous one (no thread-pool hop). */
   digest?: (text: string) => string | Promise<string>;
+  /** Defaults to a client of `LEGACY_V1_URL` when it is set. */
+  legacy?: LegacyBackend;
+  /** Defaults to a task started on the next turn of the event loop; the entries pass their runtime's way. */
+  afterResponse?: Services['afterResponse'];
   /** Used when `TOKEN_SIGNING_SECRET` is unset; the entry supplies a random one and warns. */
   fallbackSigningSecret: string;
 }
@@ -31,15 +36,18 @@ export const consoleLog = (line: LogLine): void => console.log(JSON.stringify(li
 /** Assembles the services an entry chose into the set `createApp` takes. */
 export function assembleServices(config: Config, parts: ServiceParts): Services {
   const clock = parts.clock ?? systemClock;
+  const log = parts.log ?? consoleLog;
   return {
     source: parts.source,
     credentials: parts.credentials,
     clock,
     tokens: new HmacTokenService(config.tokenSigningSecret ?? parts.fallbackSigningSecret, clock),
-    log: parts.log ?? consoleLog,
+    log,
     rateLimiter: parts.rateLimiter ?? new MemoryRateLimiter(clock),
     connection: parts.connection ?? urlConnection,
     digest: parts.digest ?? sha256Hex,
+    legacy: parts.legacy ?? createLegacyClient(config, { clock, log }),
+    afterResponse: parts.afterResponse ?? ((_c, task) => void setTimeout(() => void task(), 0)),
   };
 }
 

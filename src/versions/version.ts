@@ -1,4 +1,5 @@
 import type { ApiError } from '../errors/api-error';
+import type { Interval } from '../migration/intervals';
 import type { ListQuery, ResourceName } from '../services/record-source';
 
 import type { JsonObject, PageResult } from '../core/query';
@@ -42,6 +43,8 @@ export interface VersionChange {
   withoutCors?: true;
   /** From this instant the version answers 410 to everything. */
   retiredAt?: number;
+  /** Announced intervals before retirement during which the version answers as if retired. */
+  brownouts?: readonly Interval[];
 
   // Response side, applied from the core toward the caller's version.
   page?(page: PageResult, requested: ListQuery): PageResult;

@@ -1,4 +1,5 @@
 import type { ApiError } from '../errors/api-error';
+import { intervalAt, type Interval } from '../migration/intervals';
 import type { ListQuery, ResourceName } from '../services/record-source';
 import type { CredentialRules, JsonObject, PageResult, RenderedError, Version, VersionChange } from './version';
 
@@ -70,6 +71,14 @@ export const walk = {
   retiredAt(version: Version | undefined): number | undefined {
     const instants = chain(version).flatMap((ch) => (ch.retiredAt === undefined ? [] : [ch.retiredAt]));
     return instants.length > 0 ? Math.min(...instants) : undefined;
+  },
+  /** The brownout interval `now` falls in, if the version has one. */
+  brownoutAt(version: Version | undefined, now: number): Interval | undefined {
+    for (const ch of chain(version)) {
+      const found = ch.brownouts && intervalAt(ch.brownouts, now);
+      if (found) return found;
+    }
+    return undefined;
   },
 };
 

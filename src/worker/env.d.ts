@@ -14,6 +14,13 @@ declare namespace Cloudflare {
     RATE_LIMIT_PER_MINUTE?: string;
     TOKEN_RATE_LIMIT_PER_MINUTE?: string;
     UPSTREAM_URL?: string;
+    LEGACY_V1_URL?: string;
+    /** Secret: `wrangler secret put LEGACY_V1_AUTHORIZATION`. */
+    LEGACY_V1_AUTHORIZATION?: string;
+    V1_ANSWER?: string;
+    V1_COMPARE_PERCENT?: string;
+    V1_COMPARE_IGNORE?: string;
+    V1_BROWNOUTS?: string;
     /** Secret: `wrangler secret put UPSTREAM_AUTHORIZATION` (local: `.dev.vars`). */
     UPSTREAM_AUTHORIZATION?: string;
     /** Secret: `wrangler secret put TOKEN_SIGNING_SECRET` (local: `.dev.vars`). */

@@ -49,6 +49,8 @@ function edgeServices(env: Env, config: Config, clock: Clock) {
     connection: urlConnection,
     clock,
     log: consoleLog,
+    // The isolate is kept alive for the comparison after the response has gone (CONTRACT section 16).
+    afterResponse: (c, task) => c.executionCtx.waitUntil(task()),
     fallbackSigningSecret: randomSecret(),
   });
   consoleLog({ level: 'info', message: 'gateway ready', mode: bundled ? 'bundled' : 'upstream', records: bundled?.counts(), config: describeConfig(config) });

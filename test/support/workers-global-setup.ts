@@ -1,12 +1,21 @@
 /**
  * Runs on the Node side before the workerd tests: a real backend on 127.0.0.1 (the bundled
- * gateway, a canonical v2 backend) for the upstream-mode tests, whose URL the tests `inject`.
+ * gateway, a canonical v2 backend) for the upstream-mode tests, and legacy v1 backends for the
+ * migration tests, whose URLs the tests `inject`.
  */
 import type { TestProject } from 'vitest/node';
+import { legacyV1 } from './legacy-v1';
 import { bundledUpstream } from './upstream';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const upstream = await bundledUpstream();
   project.provide('upstreamUrl', upstream.url);
-  return () => upstream.close();
+  // Legacy v1 backends for the migration tests: a faithful one, and one with a difference.
+  const [legacy, differing] = await Promise.all([legacyV1(), legacyV1()]);
+  differing.inject.add('lowercaseRank');
+  project.provide('legacyUrl', legacy.url);
+  project.provide('differingLegacyUrl', differing.url);
+  return async () => {
+    await Promise.all([upstream.close(), legacy.close(), differing.close()]);
+  };
 }

@@ -5,11 +5,11 @@ import { REQUEST_ID_HEADER } from '../../policies/request-id';
 import type { Clock } from '../clock';
 import type { SourceContext } from '../record-source';
 import type { CachedResponse, ResponseCache } from '../response-cache';
-import { CircuitBreaker } from './breaker';
-import { MalformedUpstream } from './envelope';
-import { freshnessMs, retryAfterSeconds } from './freshness';
-import { pause, readBounded } from './io';
-import { RetryBudget } from './retry-budget';
+import type { CircuitBreaker } from './breaker';
+import { freshnessMs } from './freshness';
+import { readBounded } from './io';
+import { failure, Resilience, unavailable, type Failure } from './resilience';
+import type { RetryBudget } from './retry-budget';
 
 export interface UpstreamOptions {
   /** `UPSTREAM_URL` without a trailing slash; paths (`/v2/...`) are appended to it. */
@@ -27,29 +27,10 @@ export interface UpstreamOptions {
 }
 
 /** A body past this size is refused (502), so a broken upstream cannot exhaust memory. */
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
-/** Upper bound of the random pause before the one retry. */
-const RETRY_JITTER_MS = 50;
-/** Retries a burst may take before the ratio of the budget applies. */
-const RETRY_BURST = 10;
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 type Validate<T> = (body: unknown) => T;
 type Answer<T> = { kind: 'ok'; value: T; text: string; cacheControl: string | null } | { kind: 'notFound' };
-interface Failure {
-  kind: 'failed';
-  error: ApiError;
-  /** Connection errors and 502/503/504 may be retried once; nothing else. */
-  retryable: boolean;
-  /** Counts toward opening the breaker (the upstream is down or broken, not merely refusing us). */
-  outage: boolean;
-  level: 'warn' | 'error';
-  reason: string;
-}
-
-const unavailable = () => new ApiError('upstream/unavailable', 'The upstream service could not answer; try again later.');
-const failure = (error: ApiError, reason: string, flags: { retryable?: boolean; outage?: boolean; level?: 'warn' | 'error' } = {}): Failure => ({
-  kind: 'failed', error, reason, retryable: flags.retryable ?? false, outage: flags.outage ?? true, level: flags.level ?? 'warn',
-});
 
 /**
  * GETs against the upstream with everything between the gateway and an unreliable backend: a
@@ -58,19 +39,20 @@ const failure = (error: ApiError, reason: string, flags: { retryable?: boolean; 
  * headers; nothing of the caller's request reaches it but the request id.
  */
 export class UpstreamClient {
-  readonly breaker: CircuitBreaker;
-  private readonly budget: RetryBudget;
+  private readonly resilience: Resilience;
   private readonly fetchFn: typeof fetch;
   private readonly inflight = new Map<string, Promise<unknown>>();
   /** Cache entries already parsed and validated; an in-memory cache hands back the same entry object. */
   private readonly decoded = new WeakMap<CachedResponse, unknown>();
 
   constructor(private readonly options: UpstreamOptions) {
-    const { tuning, clock, log } = options;
-    this.breaker = options.breaker ?? new CircuitBreaker(tuning.breakerThreshold, tuning.breakerCooldownMs, clock, (state) =>
-      log({ level: state === 'open' ? 'error' : 'info', message: `upstream circuit breaker ${state}` }));
-    this.budget = options.retryBudget ?? new RetryBudget(tuning.retryBudgetPercent / 100, RETRY_BURST);
+    const { tuning, clock, log, breaker, retryBudget } = options;
+    this.resilience = new Resilience({ name: 'upstream', credentialVariable: 'UPSTREAM_AUTHORIZATION', tuning, clock, log, breaker, retryBudget });
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  get breaker(): CircuitBreaker {
+    return this.resilience.breaker;
   }
 
   /** The validated body at `path`, or `undefined` when the upstream says 404. Throws upstream ApiErrors. */
@@ -145,26 +127,9 @@ export class UpstreamClient {
     }
   }
 
-  /** The attempts of one call, within one deadline, the breaker and the retry budget. */
-  private async call<T>(path: string, validate: Validate<T>, ctx: SourceContext, retries: number): Promise<Answer<T>> {
-    const deadline = AbortSignal.timeout(this.options.tuning.timeoutMs);
-    this.budget.deposit();
-    for (let attempt = 1; ; attempt++) {
-      if (!this.breaker.allow()) throw this.openError();
-      const outcome = await this.attempt(path, validate, ctx, deadline);
-      if (outcome.kind === 'failed' && outcome.outage) this.breaker.failure();
-      else this.breaker.success();
-      if (outcome.kind !== 'failed') return outcome;
-      this.options.log({ level: outcome.level, message: `upstream ${outcome.reason}`, request_id: ctx.requestId, upstream_path: path, attempt, code: outcome.error.code });
-      const retry = outcome.retryable && attempt <= retries && !deadline.aborted && this.budget.withdraw();
-      if (!retry) throw outcome.error;
-      await pause(Math.random() * RETRY_JITTER_MS, deadline);
-    }
-  }
-
-  private openError(): ApiError {
-    const seconds = Math.max(1, Math.ceil(this.breaker.retryAfterMs() / 1000));
-    return new ApiError('upstream/unavailable', 'The upstream service is failing; the gateway is not calling it for now.', { 'Retry-After': String(seconds) });
+  /** The attempts of one call, within the shared resilience discipline. */
+  private call<T>(path: string, validate: Validate<T>, ctx: SourceContext, retries: number): Promise<Answer<T>> {
+    return this.resilience.call((deadline) => this.attempt(path, validate, ctx, deadline), { requestId: ctx.requestId, path }, retries);
   }
 
   private async attempt<T>(path: string, validate: Validate<T>, ctx: SourceContext, deadline: AbortSignal): Promise<Answer<T> | Failure> {
@@ -178,33 +143,16 @@ export class UpstreamClient {
       res = await this.fetchFn(this.options.baseUrl + path, { headers, signal: deadline, redirect: 'manual' });
       if (res.status !== 200) {
         void res.body?.cancel().catch(() => {});
-        return res.status === 404 ? { kind: 'notFound' } : this.refused(res);
+        return res.status === 404 ? { kind: 'notFound' } : this.resilience.refused(res);
       }
       text = await readBounded(res, MAX_BODY_BYTES);
     } catch (err) {
-      if (deadline.aborted) return failure(new ApiError('upstream/timeout', `The upstream service did not answer within ${this.options.tuning.timeoutMs} ms.`), 'timed out');
-      if (err instanceof MalformedUpstream) return failure(unavailable(), `answered a malformed body: ${err.message}`, { level: 'error' });
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      return failure(unavailable(), `connection failed: ${cause?.code ?? cause?.message ?? (err as Error).message}`, { retryable: true });
+      return this.resilience.thrown(err, deadline);
     }
     try {
       return { kind: 'ok', value: validate(JSON.parse(text)), text, cacheControl: res.headers.get('cache-control') };
     } catch (err) {
       return failure(unavailable(), `answered a malformed body: ${(err as Error).message}`, { level: 'error' });
     }
-  }
-
-  /** A non-200, non-404 answer. */
-  private refused(res: Response): Failure {
-    const { status } = res;
-    const wait = retryAfterSeconds(res.headers.get('retry-after'), this.options.clock.now());
-    if ((status === 503 || status === 429) && wait !== undefined) {
-      return failure(new ApiError('upstream/backOff', `The upstream service asks to retry in ${wait} s.`, { 'Retry-After': String(wait) }), `asked to back off (${status}, Retry-After ${wait})`);
-    }
-    if (status >= 500) return failure(unavailable(), `answered ${status}`, { retryable: status === 502 || status === 503 || status === 504 });
-    if (status === 401 || status === 403) {
-      return failure(unavailable(), `refused the gateway's own credential (${status}): check UPSTREAM_AUTHORIZATION`, { outage: false, level: 'error' });
-    }
-    return failure(unavailable(), `answered an unexpected ${status}`, { outage: false, level: 'error' });
   }
 }

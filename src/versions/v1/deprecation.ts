@@ -1,7 +1,7 @@
-import type { Config } from '../../config';
+import type { Config, MigrationConfig } from '../../config';
 import type { VersionChange } from '../version';
 
-export type DeprecationDates = Pick<Config, 'v1DeprecatedAt' | 'v1Sunset' | 'docsUrl'>;
+export type DeprecationDates = Pick<Config, 'v1DeprecatedAt' | 'v1Sunset' | 'docsUrl'> & { migration?: Pick<MigrationConfig, 'brownouts'> };
 
 /** The migration guide's address, the target of the `rel="deprecation"` link. */
 export const migrationGuideUrl = (docsUrl: string) => `${docsUrl}/migrating-to-v2`;
@@ -10,7 +10,7 @@ export const migrationGuideUrl = (docsUrl: string) => `${docsUrl}/migrating-to-v
  * Every v1 response, errors and 304s included, says when v1 was deprecated (RFC 9745), when it
  * stops (RFC 8594) and where the migration guide is; from the sunset on, v1 answers 410.
  */
-export function deprecation({ v1DeprecatedAt, v1Sunset, docsUrl }: DeprecationDates): VersionChange {
+export function deprecation({ v1DeprecatedAt, v1Sunset, docsUrl, migration }: DeprecationDates): VersionChange {
   const deprecationValue = `@${Math.floor(v1DeprecatedAt / 1000)}`;
   const sunsetValue = new Date(v1Sunset).toUTCString();
   const link = `<${migrationGuideUrl(docsUrl)}>; rel="deprecation"`;
@@ -18,6 +18,8 @@ export function deprecation({ v1DeprecatedAt, v1Sunset, docsUrl }: DeprecationDa
     name: 'deprecation',
     description: 'Every response carries `Deprecation`, `Sunset` and a `Link` to the migration guide; from `V1_SUNSET` on, every request answers 410.',
     retiredAt: v1Sunset,
+    // V1_BROWNOUTS (CONTRACT section 16): rehearsals of the sunset, so callers notice in time.
+    brownouts: migration?.brownouts ?? [],
     headers(headers) {
       headers.set('Deprecation', deprecationValue);
       headers.set('Sunset', sunsetValue);

@@ -1,7 +1,16 @@
 import type { JsonObject, VersionChange } from '../version';
 
 const displayNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
-const known = new Map<string, string>();
+
+/**
+ * The names of the codes in the bundled dataset, fixed: ICU builds differ (workerd's names only
+ * `en` and `fr` of them), and v1 must answer alike on Node and Workers. These are Node 20's names;
+ * the codes it cannot name (`aaq`, `alg`, `alq`, `ciw`, `pgm`) are absent and stay codes.
+ */
+const DATASET_NAMES: Readonly<Record<string, string>> = {
+  en: 'English', fr: 'French', atj: 'Atikamekw', chp: 'Chipewyan', cr: 'Cree', mic: "Mi'kmaw", moe: 'Innu-aimun', oj: 'Ojibwa',
+};
+const known = new Map<string, string>(Object.entries(DATASET_NAMES));
 
 /**
  * The English name of an ISO 639 code (`fr` -> `French`). A code the runtime's ICU cannot name
