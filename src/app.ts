@@ -5,6 +5,7 @@ import { coreRoutes } from './core/routes';
 import type { AppEnv, Services } from './env';
 import { ApiError } from './errors/api-error';
 import { renderError } from './errors/render';
+import { descriptionRoutes } from './openapi/route';
 import { policies } from './policies';
 import { oauthTokenRoute } from './routes/oauth-token';
 import { buildVersions } from './versions';
@@ -20,6 +21,7 @@ export function createApp(config: Config, services: Services): Hono<AppEnv> {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', readyz(services));
   app.route('/', oauthTokenRoute(config, services));
+  app.route('/', descriptionRoutes(config, versions));
 
   const core = coreRoutes(services);
   for (const version of versions) {

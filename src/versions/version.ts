@@ -1,4 +1,5 @@
 import type { ApiError } from '../errors/api-error';
+import type { OpenApiDocument } from '../openapi/types';
 import type { ListQuery, ResourceName } from '../services/record-source';
 
 export type JsonObject = Record<string, unknown>;
@@ -56,6 +57,12 @@ export interface VersionChange {
   detail?(body: JsonObject): JsonObject;
   error?(error: ApiError): RenderedError;
   headers?(headers: Headers): void;
+
+  /**
+   * The same difference in the version's OpenAPI description: edits the document the walker
+   * hands it (a copy of the parent version's), so what is described changes with what is served.
+   */
+  describe?(doc: OpenApiDocument): void;
 }
 
 export interface Version {

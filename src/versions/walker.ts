@@ -1,4 +1,5 @@
 import type { ApiError } from '../errors/api-error';
+import type { OpenApiDocument } from '../openapi/types';
 import type { ListQuery, ResourceName } from '../services/record-source';
 import type { CredentialRules, JsonObject, PageResult, RenderedError, Version, VersionChange } from './version';
 
@@ -39,6 +40,11 @@ export const walk = {
   },
   headers(version: Version | undefined, headers: Headers): void {
     for (const ch of chain(version)) ch.headers?.(headers);
+  },
+  /** The core's description, edited in place by each change from the core outward. */
+  describe(version: Version, doc: OpenApiDocument): OpenApiDocument {
+    for (const ch of chain(version)) ch.describe?.(doc);
+    return doc;
   },
   hasEnumerations(version: Version): boolean {
     return !chain(version).some((ch) => ch.withoutEnumerations);
