@@ -5,6 +5,7 @@ import { coreRoutes } from './core/routes';
 import type { AppEnv, Services } from './env';
 import { ApiError } from './errors/api-error';
 import { renderError } from './errors/render';
+import { docsRoutes } from './openapi/docs-page';
 import { descriptionRoutes } from './openapi/route';
 import { policies } from './policies';
 import { oauthTokenRoute } from './routes/oauth-token';
@@ -22,6 +23,7 @@ export function createApp(config: Config, services: Services): Hono<AppEnv> {
   app.get('/readyz', readyz(services));
   app.route('/', oauthTokenRoute(config, services));
   app.route('/', descriptionRoutes(config, versions));
+  app.route('/', docsRoutes(versions, services.docsAssets));
 
   const core = coreRoutes(services);
   for (const version of versions) {

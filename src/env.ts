@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Clock } from './services/clock';
+import type { DocsAssets } from './openapi/docs-page';
 import type { ConnectionFacts } from './services/connection';
 import type { CredentialStore, Principal } from './services/credentials/credential-store';
 import type { RateLimiter } from './services/rate-limiter';
@@ -21,6 +22,8 @@ export interface Services {
   rateLimiter: RateLimiter;
   /** TLS and peer address of a request, as only the runtime's entry can know them. */
   connection: ConnectionFacts;
+  /** The docs page's scripts and styles, from an npm package the entry bundles; absent: no `/docs`. */
+  docsAssets?: DocsAssets;
 }
 
 /** Where and how the caller's credential arrived, for the log (`apiKey`, `bearer`, `v1:query`, ...). */

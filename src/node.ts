@@ -3,11 +3,14 @@ import { serve, type HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { readFileSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import { createApp } from './app';
 import { ConfigError, describeConfig, parseConfig, type Config } from './config';
 import type { Dataset } from './core/records';
+import type { DocsAssets } from './openapi/docs-page';
 import { BundledSource } from './services/bundled/bundled-source';
 import { MemoryCredentialStore, parseCredentialDocument } from './services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from './services/credentials/demo-credentials';
@@ -23,6 +26,16 @@ const warn = (message: string) => console.log(JSON.stringify({ level: 'warn', me
 /** Reads the bundled dataset from `fixtures/`. */
 export function loadDataset(): Dataset {
   return JSON.parse(readFileSync(FIXTURE, 'utf8')) as Dataset;
+}
+
+/** The docs page's UI files from the installed `swagger-ui-dist`, read on first use. */
+export function nodeDocsAssets(): DocsAssets {
+  const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const file = (name: string) => {
+    let text: string | undefined;
+    return () => (text ??= readFileSync(join(dir, name), 'utf8'));
+  };
+  return { script: file('swagger-ui-bundle.js'), style: file('swagger-ui.css') };
 }
 
 /** TLS and the peer address from the Node socket, for the transport policy (CONTRACT section 9). */
@@ -50,7 +63,7 @@ export function main(): void {
   // Upstream mode (CONTRACT section 12) never loads the bundled dataset.
   const bundled = config.upstreamUrl ? undefined : new BundledSource(loadDataset());
   const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log: consoleLog });
-  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection });
+  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection, docsAssets: nodeDocsAssets() });
   const app = createApp(config, services);
 
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {

@@ -48,7 +48,7 @@ function headers(): Record<string, HeaderObject> {
 export function coreDocument(config: Pick<Config, 'docsUrl'>): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   for (const resource of RESOURCE_NAMES) Object.assign(paths, resourcePaths(resource, recordSchema(resource), collectionSchema(resource), detailSchema(resource)));
-  for (const enumeration of ENUMERATIONS) paths[enumerationKey(enumeration)] = enumerationPath(enumeration, collectionSchema(enumeration.child));
+  for (const enumeration of ENUMERATIONS) paths[enumerationKey(enumeration)] = enumerationPath(enumeration, recordSchema(enumeration.parent), collectionSchema(enumeration.child));
   paths[DESCRIPTION_PATH] = descriptionPath(DESCRIPTION_PATH);
   paths['/token'] = tokenPath();
   return {
@@ -59,7 +59,7 @@ export function coreDocument(config: Pick<Config, 'docsUrl'>): OpenApiDocument {
       summary: 'Plant taxonomy records (species, genus, families, plants) as JSON.',
       description: [
         'Species, genus, families and plants from the USDA PLANTS database. Every response uses one envelope: `data`, `links`, `meta`.',
-        'Collections come in pages of 20; follow `links.next` until it is absent. Errors are RFC 9457 problems with a stable `code`.',
+        'Collections come in pages: follow `links.next` until it is absent. Each operation lists every status it can answer, with its body and headers.',
         `Problem types and guides: ${config.docsUrl}.`,
       ].join('\n\n'),
     },

@@ -128,12 +128,12 @@ export function resourcePaths(resource: ResourceName, recordName: string, collec
 }
 
 /** An enumeration route: the children of one parent record, e.g. the species of a genus. */
-export function enumerationPath({ parent, child }: Enumeration, collection: string): PathItem {
+export function enumerationPath({ parent, child }: Enumeration, parentRecord: string, collection: string): PathItem {
   const id = `list${title(parent)}${title(child)}`;
   const path = `/${parent}/{id}/${child}`;
   return {
     parameters: [parameterRef('id')],
-    ...read({ operationId: id, summary: `List the ${child} of one ${parent} record`, description: `Pages of the ${child} records under a ${parent} record; 404 when that record does not exist.`, tag: child, parameters: listParameters(child), schema: collection, conditional: false }),
+    ...read({ operationId: id, summary: `List the ${child} of one ${parentRecord.toLowerCase()} record`, description: `Pages of the ${child} records under a ${parentRecord.toLowerCase()} record; 404 when that record does not exist.`, tag: child, parameters: listParameters(child), schema: collection, conditional: false }),
     options: preflight(path, id),
     ...notAllowed(path, id, true),
   };

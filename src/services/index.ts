@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import type { LogLine, Services } from '../env';
 import type { Clock } from './clock';
 import { systemClock } from './clock';
+import type { DocsAssets } from '../openapi/docs-page';
 import { urlConnection, type ConnectionFacts } from './connection';
 import type { CredentialStore } from './credentials/credential-store';
 import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
@@ -18,6 +19,8 @@ export interface ServiceParts {
   rateLimiter?: RateLimiter;
   /** Defaults to the request URL's scheme with no peer address; the Node entry reads its socket. */
   connection?: ConnectionFacts;
+  /** The docs page's assets, loaded by the entry (Node: from node_modules; Workers: bundled). */
+  docsAssets?: DocsAssets;
   /** Used when `TOKEN_SIGNING_SECRET` is unset; the entry supplies a random one and warns. */
   fallbackSigningSecret: string;
 }
@@ -36,6 +39,7 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     log: parts.log ?? consoleLog,
     rateLimiter: parts.rateLimiter ?? new MemoryRateLimiter(clock),
     connection: parts.connection ?? urlConnection,
+    ...(parts.docsAssets ? { docsAssets: parts.docsAssets } : {}),
   };
 }
 

@@ -24,6 +24,16 @@ declare namespace Cloudflare {
 }
 interface Env extends Cloudflare.Env {}
 
+/** The docs page's UI files, imported as Text modules (see wrangler.toml). */
+declare module 'swagger-ui-dist/swagger-ui-bundle.js' {
+  const text: string;
+  export default text;
+}
+declare module 'swagger-ui-dist/swagger-ui.css' {
+  const text: string;
+  export default text;
+}
+
 /** The bundled dataset, imported as a Data module (see wrangler.toml). */
 declare module '*/fixtures/taxa.json' {
   const bytes: ArrayBuffer;
