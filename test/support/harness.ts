@@ -7,6 +7,7 @@ import { BundledSource } from '../../src/services/bundled/bundled-source';
 import { ManualClock } from '../../src/services/clock';
 import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
+import { nodeDocsAssets } from '../../src/node';
 import { assembleServices } from '../../src/services/index';
 import { DEMO, type SuiteClient } from '../suites/client';
 import { validatorFor } from './openapi-validator';
@@ -51,6 +52,7 @@ export function testApp(options: { env?: ConfigVars; now?: string; services?: Pa
       clock,
       log: (line) => logs.push(line),
       fallbackSigningSecret: 'unused',
+      docsAssets: nodeDocsAssets(),
     }),
     ...options.services,
   };

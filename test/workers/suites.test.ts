@@ -8,6 +8,7 @@ import { ManualClock } from '../../src/services/clock';
 import { buildGateway } from '../../src/worker/gateway';
 import { corsSuite } from '../suites/cors.suite';
 import { oauthSuite } from '../suites/oauth.suite';
+import { openapiSuite } from '../suites/openapi.suite';
 import { rateLimitSuite } from '../suites/rate-limit.suite';
 import { smokeSuite } from '../suites/smoke.suite';
 import { transportSuite } from '../suites/transport.suite';
@@ -23,5 +24,6 @@ v3Suite(workerClient);
 oauthSuite(workerClient);
 corsSuite(workerClient);
 rateLimitSuite(workerClient);
+openapiSuite(workerClient);
 // The transport suite stands the gateway on either side of the HTTPS cut-off.
 transportSuite(({ now, env: vars }) => gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now)))));
