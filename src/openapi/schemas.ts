@@ -201,7 +201,8 @@ const oauth: Record<string, JsonSchema> = {
 /** Every component schema of the core document. */
 export function coreSchemas(): Record<string, JsonSchema> {
   const records = Object.fromEntries(RESOURCE_NAMES.map((r) => [recordSchema(r), RECORDS[r]]));
-  return { ...records, ColorTrait: colorTrait, FoliageTrait: foliageTrait, ...envelopes(), Problem: problem, ...oauth, Description: { type: 'object', description: 'An OpenAPI 3.1 document.', required: ['openapi'] , properties: { openapi: { type: 'string', pattern: '^3\\.1\\.' } } } };
+  const description: JsonSchema = { type: 'object', description: 'An OpenAPI 3.1 document.', required: ['openapi'], properties: { openapi: { type: 'string', pattern: '^3\\.1\\.' } } };
+  return { ...records, ColorTrait: colorTrait, FoliageTrait: foliageTrait, ...envelopes(), Problem: problem, ...oauth, Description: description };
 }
 
 /** A problem of one status: the codes of that status from the code table. */
