@@ -4,6 +4,8 @@ import type { AppEnv, Services } from './env';
 import { ApiError } from './errors/api-error';
 import { renderError } from './errors/render';
 import { mountMigration } from './migration';
+import { docsRoutes } from './openapi/docs-page';
+import { descriptionRoutes } from './openapi/route';
 import { policies } from './policies';
 import { oauthTokenRoute } from './routes/oauth-token';
 import { readyz } from './routes/readiness';
@@ -21,6 +23,8 @@ export function createApp(config: Config, services: Services): Hono<AppEnv> {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', readyz(services));
   app.route('/', oauthTokenRoute(config, services));
+  app.route('/', descriptionRoutes(config, versions));
+  app.route('/', docsRoutes(versions, services.docsAssets));
 
   const core = coreRoutes(services);
   // Who answers v1 (facade or legacy backend) and which answers are compared: after the policies.

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { Config } from './config';
 import type { LegacyBackend } from './migration/legacy-client';
 import type { Clock } from './services/clock';
+import type { DocsAssets } from './openapi/docs-page';
 import type { ConnectionFacts } from './services/connection';
 import type { CredentialStore, Principal } from './services/credentials/credential-store';
 import type { RateLimiter } from './services/rate-limiter';
@@ -32,6 +33,8 @@ export interface Services {
    * written, `waitUntil` on Workers. `task` never throws.
    */
   afterResponse(c: Context<AppEnv>, task: () => Promise<void>): void;
+  /** The docs page's scripts and styles, from an npm package the entry bundles; absent: no `/docs`. */
+  docsAssets?: DocsAssets;
 }
 
 /** Where and how the caller's credential arrived, for the log (`apiKey`, `bearer`, `v1:query`, ...). */

@@ -4,11 +4,14 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import { createApp } from './app';
 import { ConfigError, describeConfig, parseConfig, type Config } from './config';
 import type { Dataset } from './core/records';
+import type { DocsAssets } from './openapi/docs-page';
 import { BundledSource } from './services/bundled/bundled-source';
 import { syncPieceStore, type PieceIndex, type SectionStore } from './services/bundled/compiled/store';
 import { MemoryCredentialStore, parseCredentialDocument } from './services/credentials/credential-store';
@@ -84,6 +87,16 @@ export function batchedStdoutLog(): (line: LogLine) => void {
   };
 }
 
+/** The docs page's UI files from the installed `swagger-ui-dist`, read on first use. */
+export function nodeDocsAssets(): DocsAssets {
+  const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const file = (name: string) => {
+    let text: string | undefined;
+    return () => (text ??= readFileSync(join(dir, name), 'utf8'));
+  };
+  return { script: file('swagger-ui-bundle.js'), style: file('swagger-ui.css') };
+}
+
 /** TLS and the peer address from the Node socket, for the transport policy (CONTRACT section 9). */
 export function nodeConnection(c: Context): ConnectionInfo {
   const { incoming } = c.env as HttpBindings;
@@ -116,7 +129,7 @@ export function main(): void {
   const bundled = config.upstreamUrl ? undefined : bundledSource();
   const log = batchedStdoutLog();
   const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log });
-  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection, log, digest: nodeDigest, afterResponse: afterNodeResponse });
+  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection, log, digest: nodeDigest, afterResponse: afterNodeResponse, docsAssets: nodeDocsAssets() });
   const app = createApp(config, services);
 
   const server = serve({ fetch: app.fetch, port: config.port }, (info) => {

@@ -6,6 +6,7 @@ import type { ErrorCode } from '../errors/codes';
 import type { Principal } from '../services/credentials/credential-store';
 import type { ResourceName } from '../services/record-source';
 import type { CredentialPlace, CredentialRules, Scheme } from '../versions/version';
+import { isDescriptionPath } from '../openapi/names';
 import { walk } from '../versions/walker';
 
 /** Every place a credential can arrive, whatever the version accepts. */
@@ -35,7 +36,8 @@ function label(place: CredentialPlace, scheme: Scheme | undefined, versionName: 
 export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' | 'digest'>, realm: string) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const version = c.get('version');
-    if (!version) return next();
+    // A version's description is public (CONTRACT section 15); nothing there is counted or limited.
+    if (!version || isDescriptionPath(c.req.path, c.get('base'))) return next();
     const rules = walk.credentials(version);
     const challenge = (code: ErrorCode, detail: string, bearerError = false) =>
       new ApiError(code, detail, { 'WWW-Authenticate': wwwAuthenticate(rules, realm, bearerError) });

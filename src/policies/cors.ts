@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
+import { isDescriptionPath } from '../openapi/names';
 import { walk } from '../versions/walker';
 
 /** Response headers a browser script may read: tracing, limits, caching and auth challenges. */
@@ -28,7 +29,8 @@ const answerCors = cors({
  */
 export const browsers = () =>
   createMiddleware<AppEnv>(async (c, next) => {
-    const answers = walk.answersCors(c.get('version'));
+    // Every version's description is open to browsers, so a reference page anywhere can load it.
+    const answers = walk.answersCors(c.get('version')) || isDescriptionPath(c.req.path, c.get('base'));
     if (answers && c.req.method === 'OPTIONS') {
       const preflight = await answerCors(c, next);
       if (preflight) return preflight;

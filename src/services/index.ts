@@ -4,6 +4,7 @@ import type { LogLine, Services } from '../env';
 import { createLegacyClient, type LegacyBackend } from '../migration/legacy-client';
 import type { Clock } from './clock';
 import { systemClock } from './clock';
+import type { DocsAssets } from '../openapi/docs-page';
 import { urlConnection, type ConnectionFacts } from './connection';
 import type { CredentialStore } from './credentials/credential-store';
 import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
@@ -26,6 +27,8 @@ export interface ServiceParts {
   legacy?: LegacyBackend;
   /** Defaults to a task started on the next turn of the event loop; the entries pass their runtime's way. */
   afterResponse?: Services['afterResponse'];
+  /** The docs page's assets, loaded by the entry (Node: from node_modules; Workers: bundled). */
+  docsAssets?: DocsAssets;
   /** Used when `TOKEN_SIGNING_SECRET` is unset; the entry supplies a random one and warns. */
   fallbackSigningSecret: string;
 }
@@ -48,6 +51,7 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     digest: parts.digest ?? sha256Hex,
     legacy: parts.legacy ?? createLegacyClient(config, { clock, log }),
     afterResponse: parts.afterResponse ?? ((_c, task) => void setTimeout(() => void task(), 0)),
+    ...(parts.docsAssets ? { docsAssets: parts.docsAssets } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ApiError } from '../errors/api-error';
 import type { Interval } from '../migration/intervals';
+import type { OpenApiDocument } from '../openapi/types';
 import type { ListQuery, ResourceName } from '../services/record-source';
 
 import type { JsonObject, PageResult } from '../core/query';
@@ -53,6 +54,12 @@ export interface VersionChange {
   detail?(body: JsonObject): JsonObject;
   error?(error: ApiError): RenderedError;
   headers?(headers: Headers): void;
+
+  /**
+   * The same difference in the version's OpenAPI description: edits the document the walker
+   * hands it (a copy of the parent version's), so what is described changes with what is served.
+   */
+  describe?(doc: OpenApiDocument): void;
 }
 
 export interface Version {

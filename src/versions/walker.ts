@@ -1,5 +1,6 @@
 import type { ApiError } from '../errors/api-error';
 import { intervalAt, type Interval } from '../migration/intervals';
+import type { OpenApiDocument } from '../openapi/types';
 import type { ListQuery, ResourceName } from '../services/record-source';
 import type { CredentialRules, JsonObject, PageResult, RenderedError, Version, VersionChange } from './version';
 
@@ -58,6 +59,11 @@ export const walk = {
   /** Whether a detail body differs from the core's (a record or detail change applies). */
   rewritesDetails(version: Version): boolean {
     return chain(version).some((ch) => ch.record || ch.detail);
+  },
+  /** The core's description, edited in place by each change from the core outward. */
+  describe(version: Version, doc: OpenApiDocument): OpenApiDocument {
+    for (const ch of chain(version)) ch.describe?.(doc);
+    return doc;
   },
   hasEnumerations(version: Version): boolean {
     return !chain(version).some((ch) => ch.withoutEnumerations);

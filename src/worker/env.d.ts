@@ -38,3 +38,13 @@ declare module '*/generated/taxa.index.json' {
   const index: import('../services/bundled/compiled/store').PieceIndex;
   export default index;
 }
+
+/** The docs page's UI files, imported as Text modules (see wrangler.toml). */
+declare module 'swagger-ui-dist/swagger-ui-bundle.js' {
+  const text: string;
+  export default text;
+}
+declare module 'swagger-ui-dist/swagger-ui.css' {
+  const text: string;
+  export default text;
+}

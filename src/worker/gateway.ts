@@ -9,6 +9,7 @@ import { DurableObjectRateLimiter } from '../services/rate-limit/durable-object-
 import type { RateLimiter } from '../services/rate-limiter';
 import { createUpstreamSource } from '../services/upstream/index';
 import { bundledSource } from './dataset';
+import { workerDocsAssets } from './docs-assets';
 import { misconfiguredApp } from './misconfigured';
 
 /** What the entry's `fetch` hands each request to: the gateway, or the misconfiguration answer. */
@@ -52,6 +53,7 @@ function edgeServices(env: Env, config: Config, clock: Clock) {
     // The isolate is kept alive for the comparison after the response has gone (CONTRACT section 16).
     afterResponse: (c, task) => c.executionCtx.waitUntil(task()),
     fallbackSigningSecret: randomSecret(),
+    docsAssets: workerDocsAssets,
   });
   consoleLog({ level: 'info', message: 'gateway ready', mode: bundled ? 'bundled' : 'upstream', records: bundled?.counts(), config: describeConfig(config) });
   return services;

@@ -7,8 +7,10 @@ import { BundledSource } from '../../src/services/bundled/bundled-source';
 import { ManualClock } from '../../src/services/clock';
 import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
+import { nodeDocsAssets } from '../../src/node';
 import { assembleServices } from '../../src/services/index';
 import { DEMO, type SuiteClient } from '../suites/client';
+import { validatorFor } from './openapi-validator';
 
 export { DEMO, json, walkPages } from '../suites/client';
 
@@ -32,7 +34,12 @@ export interface TestApp extends SuiteClient {
   logs: LogLine[];
 }
 
-export function testApp(options: { env?: ConfigVars; now?: string; services?: Partial<Services> } = {}): TestApp {
+/**
+ * A gateway in process. Every response `get` returns is first checked against the OpenAPI
+ * description of its version (`describes: false` for a fake upstream whose records are not
+ * canonical, which the gateway passes through as they are).
+ */
+export function testApp(options: { env?: ConfigVars; now?: string; services?: Partial<Services>; describes?: boolean } = {}): TestApp {
   // Limits high enough that suites walking thousands of pages on a stopped clock are not
   // throttled; the rate-limit tests set their own.
   const config = parseConfig({ TOKEN_SIGNING_SECRET: 'test-signing-secret', RATE_LIMIT_PER_MINUTE: '1000000', ...options.env });
@@ -45,12 +52,17 @@ export function testApp(options: { env?: ConfigVars; now?: string; services?: Pa
       clock,
       log: (line) => logs.push(line),
       fallbackSigningSecret: 'unused',
+      docsAssets: nodeDocsAssets(),
     }),
     ...options.services,
   };
   const app = createApp(config, services);
-  const get = (path: string, headers: Record<string, string> = { Authorization: DEMO.key }, init: RequestInit = {}) =>
-    Promise.resolve(app.request(new URL(path, 'https://localhost').toString(), { ...init, headers }));
+  const validator = options.describes === false ? undefined : validatorFor(config);
+  const get = async (path: string, headers: Record<string, string> = { Authorization: DEMO.key }, init: RequestInit = {}) => {
+    const url = new URL(path, 'https://localhost').toString();
+    const res = await app.request(url, { ...init, headers });
+    return validator ? validator.check(init.method ?? 'GET', url, res) : res;
+  };
   return { app, config, services, clock, logs, get };
 }
 

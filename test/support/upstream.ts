@@ -145,7 +145,9 @@ export function upstreamGateway(baseUrl: string, options: {
     log: (line) => upstreamLogs.push(line),
     retryBudget: options.retryBudget,
   });
-  const gateway = testApp({ env: { UPSTREAM_URL: baseUrl }, services: { source, clock } });
+  // Fake upstreams answer records cut down to the fields a test needs, which the gateway passes
+  // on as they are: such responses are not checked against the description.
+  const gateway = testApp({ env: { UPSTREAM_URL: baseUrl }, services: { source, clock }, describes: false });
   return { ...gateway, clock, source, cache, upstreamLogs };
 }
 

@@ -1,17 +1,27 @@
 import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import { parseConfig } from '../../src/config';
 import worker from '../../src/worker';
-import type { Gateway } from '../../src/worker/gateway';
+import { configVars, type Gateway } from '../../src/worker/gateway';
+import { validatorFor } from '../support/openapi-validator';
 import { DEMO, type SuiteClient } from '../suites/client';
 
 /** Relative paths go to `https://localhost`; absolute URLs (`http://api.example.com/...`) as they are. */
 const requestTo = (path: string, headers: Record<string, string>, init: RequestInit) =>
   new Request(new URL(path, 'https://localhost'), { ...init, headers });
 
-/** A suite client over a `fetch` handler inside workerd, with the test run's bindings. */
+/**
+ * A suite client over a `fetch` handler inside workerd, with the test run's bindings. Every
+ * response is first checked against the OpenAPI description of its version.
+ */
 function handlerClient(handler: Gateway): SuiteClient {
+  const validator = validatorFor(parseConfig(configVars(env)));
   return {
-    get: async (path, headers = { Authorization: DEMO.key }, init = {}) => handler.fetch(requestTo(path, headers, init), env, createExecutionContext()),
+    get: async (path, headers = { Authorization: DEMO.key }, init = {}) => {
+      const request = requestTo(path, headers, init);
+      const res = await handler.fetch(request, env, createExecutionContext());
+      return validator.check(request.method, request.url, res);
+    },
   };
 }
 

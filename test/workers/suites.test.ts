@@ -9,6 +9,7 @@ import { buildGateway } from '../../src/worker/gateway';
 import { conditionalSuite } from '../suites/conditional.suite';
 import { corsSuite } from '../suites/cors.suite';
 import { oauthSuite } from '../suites/oauth.suite';
+import { openapiSuite } from '../suites/openapi.suite';
 import { rateLimitSuite } from '../suites/rate-limit.suite';
 import { smokeSuite } from '../suites/smoke.suite';
 import { transportSuite } from '../suites/transport.suite';
@@ -25,5 +26,6 @@ oauthSuite(workerClient);
 corsSuite(workerClient);
 conditionalSuite(workerClient);
 rateLimitSuite(workerClient);
+openapiSuite(workerClient);
 // The transport suite stands the gateway on either side of the HTTPS cut-off.
 transportSuite(({ now, env: vars }) => gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now)))));

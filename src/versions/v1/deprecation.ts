@@ -1,4 +1,6 @@
 import type { Config, MigrationConfig } from '../../config';
+import { versionOperations, versionResponses } from '../../openapi/edit';
+import { errorResponse, headerRef, responseRef } from '../../openapi/names';
 import type { VersionChange } from '../version';
 
 export type DeprecationDates = Pick<Config, 'v1DeprecatedAt' | 'v1Sunset' | 'docsUrl'> & { migration?: Pick<MigrationConfig, 'brownouts'> };
@@ -25,6 +27,22 @@ export function deprecation({ v1DeprecatedAt, v1Sunset, docsUrl, migration }: De
       headers.set('Sunset', sunsetValue);
       // Appended: a response may already link elsewhere, and both links must survive.
       headers.append('Link', link);
+    },
+    describe(doc) {
+      const sunsetDay = new Date(v1Sunset).toISOString().slice(0, 10);
+      doc.info.description = `**Deprecated** since ${new Date(v1DeprecatedAt).toISOString().slice(0, 10)}; retired on ${sunsetDay}, when every request answers 410. Move to v2: ${migrationGuideUrl(docsUrl)}\n\n${doc.info.description}`;
+      Object.assign(doc.components.headers, {
+        Deprecation: { description: `When this version was deprecated (RFC 9745): \`${deprecationValue}\`.`, required: true, schema: { type: 'string', pattern: '^@\\d+$' } },
+        Sunset: { description: `When this version stops (RFC 8594): \`${sunsetValue}\`.`, required: true, schema: { type: 'string' } },
+        Link: { description: `The migration guide: \`${link}\`.`, required: true, schema: { type: 'string', pattern: 'rel="deprecation"' } },
+      });
+      for (const response of versionResponses(doc)) {
+        response.headers = { ...response.headers, Deprecation: headerRef('Deprecation'), Sunset: headerRef('Sunset'), Link: headerRef('Link') };
+      }
+      for (const { operation } of versionOperations(doc)) {
+        operation.deprecated = true;
+        operation.responses['410'] = responseRef(errorResponse(410));
+      }
     },
   };
 }

@@ -1,3 +1,4 @@
+import { recordSchemas } from '../../openapi/edit';
 import type { JsonObject, VersionChange } from '../version';
 
 const displayNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
@@ -51,5 +52,13 @@ export const languageNames: VersionChange = {
     const names = record.common_names;
     if (names === null || typeof names !== 'object') return record;
     return { ...record, common_names: byLanguageName(names as Record<string, string[]>) } satisfies JsonObject;
+  },
+  describe(doc) {
+    for (const schema of recordSchemas(doc)) {
+      const names = schema.properties.common_names;
+      if (!names) continue;
+      delete names.propertyNames;
+      names.description = 'Common names by the English name of the language (`French`); a code with no known English name stays a code.';
+    }
   },
 };

@@ -8,4 +8,14 @@ export const legacyCredentials: VersionChange = {
   description:
     'Besides the `Authorization` header, a credential may arrive in the `x-api-key` header, the `x-key` header, or the `key` or `token` query parameter (first one present wins).',
   credentials: (rules) => ({ ...rules, places: V1_PLACES }),
+  describe(doc) {
+    const secret = 'A project API key or a token, bare; legacy, so never in a browser.';
+    Object.assign(doc.components.securitySchemes, {
+      XApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: secret },
+      XKey: { type: 'apiKey', in: 'header', name: 'x-key', description: secret },
+      KeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: `${secret} Never copied into links.` },
+      TokenQuery: { type: 'apiKey', in: 'query', name: 'token', description: `${secret} Never copied into links.` },
+    });
+    doc.security.push({ XApiKey: [] }, { XKey: [] }, { KeyQuery: [] }, { TokenQuery: [] });
+  },
 };

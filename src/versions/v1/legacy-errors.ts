@@ -1,3 +1,4 @@
+import { ERROR_RESPONSE, schemaRef } from '../../openapi/names';
 import type { VersionChange } from '../version';
 
 export const legacyErrors: VersionChange = {
@@ -7,4 +8,19 @@ export const legacyErrors: VersionChange = {
     contentType: 'application/json',
     body: { statusCode: error.status, message: error.detail ?? error.title },
   }),
+  describe(doc) {
+    doc.components.schemas.LegacyError = {
+      type: 'object',
+      description: 'A v1 error: the HTTP status and a sentence.',
+      required: ['statusCode', 'message'],
+      properties: { statusCode: { type: 'integer', minimum: 400, maximum: 599 }, message: { type: 'string' } },
+      additionalProperties: false,
+    };
+    for (const [name, response] of Object.entries(doc.components.responses)) {
+      const status = ERROR_RESPONSE.exec(name)?.[1];
+      if (!status) continue;
+      const schema = { allOf: [schemaRef('LegacyError'), { type: 'object', properties: { statusCode: { const: Number(status) } } }] };
+      response.content = { 'application/json': { schema } };
+    }
+  },
 };

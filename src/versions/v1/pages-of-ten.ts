@@ -1,3 +1,6 @@
+import { RESOURCE_NAMES } from '../../core/resources';
+import { collectionSchema } from '../../openapi/names';
+import type { JsonSchema } from '../../openapi/types';
 import { PAGE_SIZE } from '../../services/record-source';
 import type { VersionChange } from '../version';
 
@@ -15,5 +18,12 @@ export const pagesOfTen: VersionChange = {
   page(page, requested) {
     const start = (requested.page - 1) * V1_PAGE_SIZE - (page.page - 1) * page.perPage;
     return { items: page.items.slice(start, start + V1_PAGE_SIZE), total: page.total, page: requested.page, perPage: V1_PAGE_SIZE };
+  },
+  describe(doc) {
+    type Props = Record<string, JsonSchema>;
+    for (const resource of RESOURCE_NAMES) ((doc.components.schemas[collectionSchema(resource)]!.properties as Props).data!).maxItems = V1_PAGE_SIZE;
+    const meta = doc.components.schemas.CollectionMeta!.properties as Props;
+    if (meta.per_page) meta.per_page = { type: 'integer', const: V1_PAGE_SIZE, description: `Always ${V1_PAGE_SIZE}.` };
+    doc.components.parameters.page!.description = `1-based page number; absent means 1. Pages hold ${V1_PAGE_SIZE} records.`;
   },
 };
