@@ -21,6 +21,23 @@ export interface Config {
   tokenRateLimitPerMinute: number;
   upstream: UpstreamTuning;
   migration: MigrationConfig;
+  /** Node listen address (CONTRACT section 17). */
+  host: string;
+  /** Shares rate limits and failure throttles between Node instances; unset: per process. */
+  redisUrl: string | undefined;
+  hostile: HostileInputConfig;
+}
+
+/** Defences against hostile input and abuse (CONTRACT section 18). */
+export interface HostileInputConfig {
+  /** `PUBLIC_HOSTS`: lower-case `host` or `host:port` entries; empty: any syntactically valid host. */
+  publicHosts: string[];
+  authFailuresPerMinute: number;
+  /** Node only. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
 }
 
 /** Migration controls (CONTRACT section 16); the legacy backend shares `upstream`'s resilience settings. */
@@ -45,6 +62,8 @@ export interface UpstreamTuning {
   breakerCooldownMs: number;
   cacheTtlMs: number;
   staleMs: number;
+  /** During an upstream hang, a stale copy answers after this long instead of the full timeout. */
+  staleAfterMs: number;
   cacheMaxEntries: number;
   cacheMaxBytes: number;
 }
@@ -155,10 +174,21 @@ export function parseConfig(vars: ConfigVars): Config {
       breakerCooldownMs: int('UPSTREAM_BREAKER_COOLDOWN_MS', 10_000, 0),
       cacheTtlMs: int('UPSTREAM_CACHE_TTL_MS', 30_000, 0),
       staleMs: int('UPSTREAM_STALE_MS', 300_000, 0),
+      staleAfterMs: int('UPSTREAM_STALE_AFTER_MS', 500, 0),
       cacheMaxEntries: int('UPSTREAM_CACHE_MAX_ENTRIES', 5000, 1),
       cacheMaxBytes: int('UPSTREAM_CACHE_MAX_BYTES', 50 * 1024 * 1024, 1024),
     },
     migration: migration(),
+    host: text('HOST') ?? '0.0.0.0',
+    redisUrl: text('REDIS_URL'),
+    hostile: {
+      publicHosts: (text('PUBLIC_HOSTS') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h.length > 0),
+      authFailuresPerMinute: int('AUTH_FAILURES_PER_MINUTE', 20, 1),
+      headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 10_000, 1),
+      requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, 1),
+      keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS', 5000, 1),
+      maxConnections: int('MAX_CONNECTIONS', 10_000, 1),
+    },
   };
 }
 
@@ -168,6 +198,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
     ...config,
     upstreamAuthorization: config.upstreamAuthorization ? '[set]' : undefined,
     tokenSigningSecret: config.tokenSigningSecret ? '[set]' : '[random per process]',
+    redisUrl: config.redisUrl && withoutPassword(config.redisUrl),
     httpsRedirectUntil: new Date(config.httpsRedirectUntil).toISOString(),
     v1DeprecatedAt: new Date(config.v1DeprecatedAt).toISOString(),
     v1Sunset: new Date(config.v1Sunset).toISOString(),
@@ -177,4 +208,15 @@ export function describeConfig(config: Config): Record<string, unknown> {
       brownouts: config.migration.brownouts.map((b) => `${new Date(b.start).toISOString()}/${new Date(b.end).toISOString()}`),
     },
   };
+}
+
+/** A URL for logs: a password it carries (`redis://:secret@host`) masked. */
+function withoutPassword(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.password) url.password = '[set]';
+    return url.href;
+  } catch {
+    return '[unparseable]';
+  }
 }

@@ -14,4 +14,6 @@ export interface RateLimitDecision {
  */
 export interface RateLimiter {
   hit(bucket: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
+  /** The bucket as it stands, without counting: `allowed` is false once the window is full. */
+  peek(bucket: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
 }

@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { RateLimitDecision } from '../services/rate-limiter';
-import { countHit, type WindowState } from '../services/rate-limit/fixed-window';
+import { countHit, peekWindow, type WindowState } from '../services/rate-limit/fixed-window';
 
 const WINDOW_KEY = 'window';
 
@@ -17,5 +17,9 @@ export class RateLimiterObject extends DurableObject {
     const { state, decision } = countHit(storage.get<WindowState>(WINDOW_KEY), Date.now(), limit, windowSeconds);
     storage.put(WINDOW_KEY, state);
     return decision;
+  }
+
+  peek(limit: number, windowSeconds: number): RateLimitDecision {
+    return peekWindow(this.ctx.storage.kv.get<WindowState>(WINDOW_KEY), Date.now(), limit, windowSeconds);
   }
 }

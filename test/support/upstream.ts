@@ -115,6 +115,7 @@ export const TEST_TUNING: UpstreamTuning = {
   breakerCooldownMs: 1000,
   cacheTtlMs: 0,
   staleMs: 0,
+  staleAfterMs: 500,
   cacheMaxEntries: 100,
   cacheMaxBytes: 1024 * 1024,
 };

@@ -3,6 +3,7 @@ import type { RateLimitDecision, RateLimiter } from '../rate-limiter';
 /** One bucket's counter as the limiter reaches it: the RPC stub of its Durable Object. */
 export interface BucketCounter {
   hit(limit: number, windowSeconds: number): Promise<RateLimitDecision>;
+  peek(limit: number, windowSeconds: number): Promise<RateLimitDecision>;
 }
 
 /**
@@ -16,5 +17,9 @@ export class DurableObjectRateLimiter implements RateLimiter {
 
   hit(bucket: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
     return this.counterFor(bucket).hit(limit, windowSeconds);
+  }
+
+  peek(bucket: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+    return this.counterFor(bucket).peek(limit, windowSeconds);
   }
 }

@@ -31,3 +31,16 @@ export function countHit(
     },
   };
 }
+
+/** The bucket's window as it stands at `now`, counting nothing (the failure throttle asks before it checks). */
+export function peekWindow(state: WindowState | undefined, now: number, limit: number, windowSeconds: number): RateLimitDecision {
+  const length = windowSeconds * 1000;
+  const start = Math.floor(now / length) * length;
+  const count = state && state.start === start ? state.count : 0;
+  return {
+    allowed: count < limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(1, Math.ceil((start + length - now) / 1000)),
+  };
+}

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock';
 import type { RateLimitDecision, RateLimiter } from '../rate-limiter';
-import { countHit, type WindowState } from './fixed-window';
+import { countHit, peekWindow, type WindowState } from './fixed-window';
 
 /**
  * Fixed windows aligned to the clock (a 60 s window opens at every whole minute), one per bucket,
@@ -24,5 +24,9 @@ export class MemoryRateLimiter implements RateLimiter {
     const { state, decision } = countHit(this.windows.get(bucket), this.clock.now(), limit, windowSeconds);
     this.windows.set(bucket, state);
     return decision;
+  }
+
+  async peek(bucket: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+    return peekWindow(this.windows.get(bucket), this.clock.now(), limit, windowSeconds);
   }
 }
