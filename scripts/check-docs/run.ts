@@ -61,8 +61,8 @@ export class DocsGateway {
 
 /**
  * Runs one file's runnable commands in order in one bash (so a variable set by one is seen by the
- * next), in a scratch copy of the repository, with `set -u -o pipefail`: an unset variable or a
- * failing pipeline is a failure. `localhost:8787` is the checker's gateway; curl reports each
+ * next), in a scratch copy of the repository, with `set -u`: an unset variable is a failure, and
+ * so is any member of a pipeline that fails (see pipelineStatus). `localhost:8787` is the checker's gateway; curl reports each
  * status through a `.curlrc`, so the commands run as written.
  */
 export async function runCommands(root: string, commands: DocCommand[], gateway: DocsGateway): Promise<RunOutcome[]> {
@@ -85,9 +85,9 @@ export async function runCommands(root: string, commands: DocCommand[], gateway:
     while (results.length < commands.length) {
       const rest = commands.slice(results.length);
       const script = [
-        'set -u -o pipefail',
+        'set -u',
         "__mark() { printf '\\n__CHECK_DOCS__ %s\\n' \"$*\" >&2; }",
-        ...rest.flatMap((c, i) => [`__mark begin ${i}`, c.text.replace(/(localhost|127\.0\.0\.1):8787/g, `127.0.0.1:${port}`), `__mark end ${i} $?`]),
+        ...rest.flatMap((c, i) => [`__mark begin ${i}`, c.text.replace(/(localhost|127\.0\.0\.1):8787/g, `127.0.0.1:${port}`), `__mark end ${i} "\${PIPESTATUS[*]}"`]),
       ].join('\n');
       writeFileSync(join(scratch, '.check-docs.sh'), script);
       const batch = outcomes(rest.length, await runBash(scratch, join(scratch, '.check-docs.sh')));
@@ -120,12 +120,12 @@ function outcomes(count: number, stderr: string[]): RunOutcome[] {
   const seen = Array.from({ length: count }, () => ({ begun: false, rc: undefined as number | undefined, statuses: [] as string[], errors: [] as string[] }));
   let current: (typeof seen)[number] | undefined;
   for (const line of stderr) {
-    const mark = /^__CHECK_DOCS__ (begin|end) (\d+)(?: (\d+))?$/.exec(line);
+    const mark = /^__CHECK_DOCS__ (begin|end) (\d+)(?: ([\d ]+))?$/.exec(line);
     const status = /^__CHECK_DOCS_STATUS__ (\d+)$/.exec(line);
     if (mark) {
       current = seen[Number(mark[2])];
       if (mark[1] === 'begin') current!.begun = true;
-      else current!.rc = Number(mark[3]);
+      else current!.rc = pipelineStatus(mark[3]!.split(' ').map(Number));
     } else if (status) current?.statuses.push(status[1]!);
     else if (line.trim() && !/^npm warn/i.test(line)) current?.errors.push(line.trim());
   }
@@ -140,4 +140,14 @@ function outcomes(count: number, stderr: string[]): RunOutcome[] {
     if (bad.length) return { ok: false, detail: `HTTP ${bad.join(', ')}` };
     return { ok: true, detail: http };
   });
+}
+
+/**
+ * A pipeline's status from every member's: the first failure, except that a member before the last
+ * may have been cut off by a reader that had enough (`curl ... | head`): SIGPIPE (141), or curl's
+ * write error (23).
+ */
+export function pipelineStatus(statuses: number[]): number {
+  const cutOff = (s: number, i: number) => i < statuses.length - 1 && (s === 141 || s === 23);
+  return statuses.find((s, i) => s !== 0 && !cutOff(s, i)) ?? 0;
 }

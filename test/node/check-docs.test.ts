@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SOURCE_FOLDERS, classify, type Repository } from '../../scripts/check-docs/classify';
 import { extractCommands, extractPathMentions, type DocCommand } from '../../scripts/check-docs/markdown';
+import { pipelineStatus } from '../../scripts/check-docs/run';
 import { segments } from '../../scripts/check-docs/shell';
 import { ROOT } from '../support/gateway-process';
 
@@ -52,6 +53,18 @@ describe('reading the docs', () => {
   });
 });
 
+describe('a pipeline\'s status', () => {
+  it.each([
+    [[0], 0],
+    [[0, 2], 2],
+    [[2, 0], 2],
+    [[23, 0], 0],
+    [[141, 0, 0], 0],
+    [[0, 141], 141],
+    [[23, 4], 4],
+  ])('%j is %i', (statuses, status) => expect(pipelineStatus(statuses)).toBe(status));
+});
+
 describe('classifying a documented command', () => {
   it.each([
     ['npm run credentials -- list --file c.json', 'run', []],
@@ -91,10 +104,11 @@ describe('npm run check:docs', () => {
       'npm run --silent credentials -- list --file credentials.json | grep -q acme', //                 7
       'npm run credentials -- list --file elsewhere.json', //                                           8
       'npm run no-such-script', //                                                                      9
-      '```', //                                                                                         10
-      '```sh online', //                                                                                11
-      'npx wrangler deploy', //                                                                         12
-      '```', //                                                                                         13
+      'npm run --silent credentials -- list --file elsewhere.json | cat', //                            10
+      '```', //                                                                                         11
+      '```sh online', //                                                                                12
+      'npx wrangler deploy', //                                                                         13
+      '```', //                                                                                         14
     ].join('\n'));
     const out = spawnSync('npm', ['run', '--silent', 'check:docs', '--', doc], { cwd: ROOT, encoding: 'utf8' });
     const lines = out.stdout.trim().split('\n');
@@ -110,7 +124,8 @@ describe('npm run check:docs', () => {
     expect(at(7)).toMatch(/ ok +npm run --silent credentials -- list/);
     expect(at(8)).toMatch(/ FAIL +npm run credentials -- list --file elsewhere\.json +-- exit 2: .*elsewhere\.json: no such credential file/);
     expect(at(9)).toMatch(/ FAIL +npm run no-such-script +-- npm run no-such-script: package.json has no script/);
-    expect(at(12)).toMatch(/ skip \(online\) +npx wrangler deploy$/);
-    expect(lines.at(-1)).toBe('check:docs: 3 ran, 0 checked without running, 1 skipped (online), 6 failed');
+    expect(at(10), 'a failure inside a pipeline counts').toMatch(/ FAIL +npm run --silent credentials .* \| cat +-- exit 2: /);
+    expect(at(13)).toMatch(/ skip \(online\) +npx wrangler deploy$/);
+    expect(lines.at(-1)).toBe('check:docs: 3 ran, 0 checked without running, 1 skipped (online), 7 failed');
   });
 });
