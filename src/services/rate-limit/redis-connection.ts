@@ -51,6 +51,8 @@ export function redisWindows(url: string, onError: (err: Error) => void): { wind
     connectTimeout: 2000,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
+    // Commands issued in the same tick share one write: fewer system calls under load.
+    enableAutoPipelining: true,
     retryStrategy: (times) => Math.min(times * 100, 2000),
   });
   client.on('error', onError);
