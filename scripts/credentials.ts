@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { USAGE, parseArgs, type Command } from './credentials/args';
 import { UsageError, addCredential, describeAccess, listCredentials, normalise, revokeCredential } from './credentials/document';
 import { fromCommandLine, readJsonIfPresent, writeFileAtomic } from './credentials/files';
-import { kvBulkJson } from './kv-credentials';
+import { kvBulkJson } from './credentials/kv-bulk';
 
 /** The credential file: `--file` (relative to the caller's directory), else CREDENTIALS_FILE as the gateway reads it. */
 function credentialFile(command: Command, required: boolean): string | undefined {

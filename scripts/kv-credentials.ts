@@ -14,13 +14,8 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { DEMO_CREDENTIALS } from '../src/services/credentials/demo-credentials';
-import { kvEntries } from '../src/services/credentials/kv-credential-store';
 import { fromCommandLine, writeFileAtomic } from './credentials/files';
-
-/** A credential document as the JSON file `wrangler kv bulk put` reads: `[{key, value}, ...]`. */
-export function kvBulkJson(doc: unknown): string {
-  return `${JSON.stringify(kvEntries(doc), null, 2)}\n`;
-}
+import { kvBulkJson } from './credentials/kv-bulk';
 
 const USAGE = 'usage: npm run kv:credentials -- <credentials.json | --demo> [--out FILE]';
 
@@ -48,7 +43,7 @@ export function main(argv: readonly string[]): number {
   return 0;
 }
 
-// Started as a program, not imported (scripts/credentials.ts reuses kvBulkJson).
+// Started as a program, not imported.
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   process.exitCode = main(process.argv.slice(2));
 }
