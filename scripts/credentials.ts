@@ -54,7 +54,7 @@ export function run(argv: readonly string[], out: (text: string) => void, err: (
     const { doc, removed } = revokeCredential(load(path, false), command.kind, command.id);
     save(path, doc);
     err(`revoked ${command.kind} ${command.id}${removed > 1 ? ` (${removed} entries)` : ''} in ${path}; restart the gateway to apply it`);
-    if (listCredentials(doc).length === 0) err(`warning: ${path} now holds no credentials`);
+    if (listCredentials(doc).length === 0) err(`warning: ${path} now holds no credentials, and a gateway does not start on such a file`);
     return;
   }
   const path = credentialFile(command, command.kv === undefined);

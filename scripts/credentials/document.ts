@@ -57,14 +57,25 @@ export function parseResources(text: string): ResourceName[] | '*' {
   return names as ResourceName[];
 }
 
-/** The document with every list present, validated. */
+const LISTS = ['projects', 'clients', 'personal_tokens'] as const;
+
+/**
+ * The document with every list present, validated. A document with no entry at all (a new file,
+ * or one whose last credential was revoked) is the start of an edit, not an error here, though
+ * the gateway refuses to start on it.
+ */
 export function normalise(json: unknown): Required<CredentialDocument> {
-  const doc = parseCredentialDocument(json);
+  const empty = typeof json === 'object' && json !== null && !Array.isArray(json) &&
+    Object.entries(json).every(([key, value]) => (LISTS as readonly string[]).includes(key) && Array.isArray(value) && value.length === 0);
+  const doc = empty ? {} : parseCredentialDocument(json);
   return { projects: doc.projects ?? [], clients: doc.clients ?? [], personal_tokens: doc.personal_tokens ?? [] };
 }
 
 export function listCredentials(json: unknown): CredentialRow[] {
-  const doc = normalise(json);
+  return rows(normalise(json));
+}
+
+function rows(doc: Required<CredentialDocument>): CredentialRow[] {
   return [
     ...doc.projects.map((p) => ({ kind: 'project' as const, id: p.id, resources: p.resources, preview: p.preview === true })),
     ...doc.clients.map((c) => ({ kind: 'client' as const, id: c.id, resources: c.resources, preview: c.preview === true })),
@@ -76,7 +87,7 @@ export function listCredentials(json: unknown): CredentialRow[] {
 export function addCredential(json: unknown, credential: NewCredential): Required<CredentialDocument> {
   const doc = normalise(json);
   checkId(credential.kind, credential.id);
-  if (listCredentials(doc).some((row) => row.kind === credential.kind && row.id === credential.id)) {
+  if (rows(doc).some((row) => row.kind === credential.kind && row.id === credential.id)) {
     throw new UsageError(`${credential.kind} ${credential.id} already exists: revoke it first, or choose another id`);
   }
   const { id, digest, resources, preview } = credential;
@@ -93,7 +104,7 @@ export function revokeCredential(json: unknown, kind: CredentialKind, id: string
     clients: kind === 'client' ? doc.clients.filter((c) => c.id !== id) : doc.clients,
     personal_tokens: kind === 'token' ? doc.personal_tokens.filter((t) => t.member !== id) : doc.personal_tokens,
   };
-  const removed = listCredentials(doc).length - listCredentials(next).length;
+  const removed = rows(doc).length - rows(next).length;
   if (removed === 0) throw new UsageError(`no ${kind} ${JSON.stringify(id)} in the credential file`);
   return { doc: next, removed };
 }

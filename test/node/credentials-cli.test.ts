@@ -32,17 +32,24 @@ describe('editing a credential document', () => {
   it('refuses a duplicate id of the same kind, not of another kind', () => {
     const doc = addCredential({}, project('acme'));
     expect(() => addCredential(doc, project('acme', { digest: 'd'.repeat(64) }))).toThrow(/project acme already exists/);
-    expect(listCredentials(addCredential(doc, { ...project('acme'), kind: 'client' }))).toHaveLength(2);
+    expect(listCredentials(addCredential(doc, { ...project('acme'), kind: 'client', digest: 'e'.repeat(64) }))).toHaveLength(2);
   });
 
   it('revokes by kind and id, and refuses an id that is not there', () => {
-    let doc: unknown = addCredential(addCredential({}, project('acme')), { ...project('acme'), kind: 'token' });
+    let doc: unknown = addCredential(addCredential({}, project('acme')), { ...project('acme'), kind: 'token', digest: 'e'.repeat(64) });
     const { doc: next, removed } = revokeCredential(doc, 'project', 'acme');
     expect(removed).toBe(1);
     expect(listCredentials(next).map((r) => `${r.kind}:${r.id}`)).toEqual(['token:acme']);
     expect(() => revokeCredential(next, 'project', 'acme')).toThrow(UsageError);
     doc = next;
     expect(() => revokeCredential(doc, 'client', 'acme')).toThrow(/no client "acme"/);
+  });
+
+  it('revokes the last credential, leaving a document it can add to again', () => {
+    const { doc: none } = revokeCredential(addCredential({}, project('acme')), 'project', 'acme');
+    expect(none).toEqual({ projects: [], clients: [], personal_tokens: [] });
+    expect(listCredentials(none)).toEqual([]);
+    expect(listCredentials(addCredential(none, project('next'))).map((r) => r.id)).toEqual(['next']);
   });
 
   it('validates the document it edits, naming the bad entry', () => {

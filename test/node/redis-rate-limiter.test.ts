@@ -112,6 +112,7 @@ describe('RedisRateLimiter on a real redis-server', () => {
 describe('RedisRateLimiter when redis-server is gone', () => {
   it('counts locally at once while nothing listens, and shares again once a server is back', async () => {
     const { limiter: shared, logs, client } = await limiter();
+    await roomInMinute(client, 5);
     await redis.kill();
     try {
       const decisions = [];
