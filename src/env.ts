@@ -50,6 +50,8 @@ export interface AppEnv {
     /** The API version the path belongs to, and the base path the caller used (`/api/v1`). */
     version: Version | undefined;
     base: string;
+    /** The effective host, once the host policy has let it through: the only one a `Location` is built from. */
+    host: string;
     caller: Caller | undefined;
     /** Extra facts for the access-log line, e.g. `apiKeyFromBrowser`. */
     logFlags: string[];
