@@ -55,7 +55,18 @@ export interface AppEnv {
     caller: Caller | undefined;
     /** Extra facts for the access-log line, e.g. `apiKeyFromBrowser`. */
     logFlags: string[];
+    /** A refused credential, for the access-log line (CONTRACT section 18); never the secret. */
+    authFailure?: AuthFailureLog;
   };
+}
+
+/** What the access line says of a refused credential. */
+export interface AuthFailureLog {
+  /** `authorization`, `x-api-key`, `x-key`, `query:key`, `query:token`, `oauth:basic`, `oauth:body`. */
+  place: string;
+  code: string;
+  client_id: string | null;
+  source_address: string | null;
 }
 
 export interface AppDeps {

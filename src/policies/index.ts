@@ -4,6 +4,7 @@ import type { AppEnv, Services } from '../env';
 import type { Version } from '../versions/version';
 import { accessLog } from './access-log';
 import { authenticate } from './auth';
+import { FailedAuthentications } from './auth-failures';
 import { browsers } from './cors';
 import { hostCheck } from './host';
 import { rateLimit } from './rate-limit';
@@ -17,9 +18,9 @@ import { retirement, versionContext } from './version-context';
  * render; the host is checked before transport, whose redirect is built from it (a 301 to a
  * host the gateway does not serve would be an open redirect), and before anything else, so a
  * misdirected request is refused whatever it asks for; transport answers plain HTTP before
- * anything looks at a credential; CORS answers
- * preflights without one; a retired version answers 410 to everyone; only an authenticated
- * caller is counted against a rate limit.
+ * anything looks at a credential; CORS answers preflights without one; a retired version
+ * answers 410 to everyone; authentication refuses an address past its failure limit before it
+ * checks a secret; only an authenticated caller is counted against a rate limit.
  */
 export function policies(config: Config, services: Services, versions: readonly Version[]): MiddlewareHandler<AppEnv>[] {
   return [
@@ -30,7 +31,7 @@ export function policies(config: Config, services: Services, versions: readonly 
     transport(config, services),
     browsers(),
     retirement(services.clock),
-    authenticate(services, config.serviceName),
+    authenticate(services, config.serviceName, new FailedAuthentications(config, services)),
     rateLimit(config, services),
   ];
 }

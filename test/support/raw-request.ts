@@ -11,14 +11,14 @@ export interface RawResponse {
 
 /**
  * Writes `request` exactly as given to a fresh TCP connection to `origin` (http://host:port) and
- * reads until the server closes it: for requests fetch() would not send (an absolute-form
+ * reads until the server closes it (the client does not half-close first, which Node may take as the caller leaving): for requests fetch() would not send (an absolute-form
  * target, a bad Host). Send `Connection: close`. `localAddress` picks the client's address
  * (any of 127.0.0.0/8 on loopback), so a test can stand for callers at different addresses.
  */
 export function rawRequest(origin: string, request: string, localAddress?: string): Promise<RawResponse> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port), ...(localAddress ? { localAddress } : {}) }, () => socket.end(request));
+    const socket = connect({ host: hostname, port: Number(port), ...(localAddress ? { localAddress } : {}) }, () => socket.write(request));
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);
