@@ -43,7 +43,7 @@ const get = (server: LoopbackServer, from: string, headers: string) =>
 describe('over real connections, the TCP peer is the source address', () => {
   it('slows a guesser after AUTH_FAILURES_PER_MINUTE (20) wrong keys, without checking the rest; other addresses are served', async () => {
     const counting = countingStore();
-    const { server } = await served({}, counting.store);
+    const { t, server } = await served({}, counting.store);
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 25; i++) statuses.push((await get(server, '127.0.0.2', `Authorization: ApiKey guess-${i}\r\n`)).status);
@@ -53,17 +53,18 @@ describe('over real connections, the TCP peer is the source address', () => {
       expect(right.status, right.text).toBe(429);
       expect(Number(right.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(counting.lookups(), 'a throttled secret was looked up').toBe(lookupsBefore);
+      expect(t.logs.at(-1)).toMatchObject({ status: 429, flags: ['authThrottled'] });
       expect((await get(server, '127.0.0.3', `Authorization: ${DEMO.key}\r\n`)).status).toBe(200);
     } finally {
       await server.close();
     }
   });
 
-  it('ignores X-Forwarded-For without TRUST_PROXY: a guesser cannot rotate it to escape', async () => {
+  it('ignores X-Forwarded-For without TRUST_PROXY, and CF-Connecting-IP on Node: a guesser cannot rotate them to escape', async () => {
     const { server } = await served({ AUTH_FAILURES_PER_MINUTE: '2' });
     try {
       const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await get(server, '127.0.0.4', `X-Forwarded-For: 198.51.100.${i}\r\nAuthorization: ApiKey guess\r\n`)).status);
+      for (let i = 0; i < 4; i++) statuses.push((await get(server, '127.0.0.4', `X-Forwarded-For: 198.51.100.${i}\r\nCF-Connecting-IP: 198.51.100.${i}\r\nAuthorization: ApiKey guess\r\n`)).status);
       expect(statuses).toEqual([401, 401, 429, 429]);
     } finally {
       await server.close();
