@@ -11,9 +11,9 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { SOURCE_FOLDERS, classify, type Repository } from './check-docs/classify';
-import { extractCommands, extractPathMentions, type DocCommand } from './check-docs/markdown';
-import { DocsGateway, runCommands } from './check-docs/run';
+import { SOURCE_FOLDERS, classify, startSettings, type Repository } from './check-docs/classify';
+import { extractCommands, extractPathMentions } from './check-docs/markdown';
+import { DocsGateways, runCommands, type RunnableCommand } from './check-docs/run';
 import { fromCommandLine } from './credentials/files';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -28,7 +28,7 @@ interface Finding {
 
 export async function checkDocs(files: string[], print: (line: string) => void): Promise<boolean> {
   const repo: Repository = { root: ROOT, scripts: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts };
-  const gateway = new DocsGateway(ROOT);
+  const gateways = new DocsGateways(ROOT);
   const findings: Finding[] = [];
   try {
     for (const path of files) {
@@ -38,22 +38,23 @@ export async function checkDocs(files: string[], print: (line: string) => void):
         const target = mention.kind === 'link' ? resolve(dirname(path), mention.path) : join(ROOT, mention.path);
         if (!existsSync(target)) findings.push({ file: name, line: mention.line, status: 'FAIL', text: mention.path, detail: `${mention.kind === 'link' ? 'linked' : 'mentioned'} path does not exist` });
       }
-      const runnable: DocCommand[] = [];
+      const runnable: RunnableCommand[] = [];
       for (const command of extractCommands(name, text)) {
         const { verdict, problems } = classify(command, repo);
         if (problems.length) findings.push({ file: name, line: command.line, status: 'FAIL', text: command.text, detail: problems.join('; ') });
-        else if (verdict === 'run') runnable.push(command);
+        else if (verdict === 'run') runnable.push({ command });
+        else if (verdict === 'start') runnable.push({ command, start: startSettings(command) });
         else findings.push({ file: name, line: command.line, status: verdict === 'online' ? 'skip (online)' : 'static', text: command.text });
       }
-      const outcomes = await runCommands(ROOT, runnable, gateway);
-      runnable.forEach((command, i) => {
+      const outcomes = await runCommands(ROOT, runnable, gateways);
+      runnable.forEach(({ command }, i) => {
         const outcome = outcomes[i]!;
         const status = outcome.ok ? 'ok' : 'FAIL';
         findings.push({ file: name, line: command.line, status, text: command.text, detail: outcome.detail });
       });
     }
   } finally {
-    gateway.stop();
+    gateways.stop();
   }
   findings.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
   for (const f of findings) print(`${f.file}:${f.line}: ${f.status.padEnd(13)} ${f.text}${f.detail ? `  -- ${f.detail.trim()}` : ''}`);

@@ -7,9 +7,11 @@ import { segments, type Segment } from './shell';
  * What the checker does with a documented command:
  * - `run`: it runs, in a scratch copy of the repository, against a gateway the checker started;
  * - `static`: only checked (scripts, tools and paths exist): long-running or heavy (`npm start`, `npm test`);
+ * - `start`: `[NAME=value ...] npm start` alone: the checker starts a gateway with those settings
+ *   for the block's later commands (their `localhost:<PORT>` is that gateway);
  * - `online`: in a block marked ```sh online, skipped visibly.
  */
-export type Verdict = 'run' | 'static' | 'online';
+export type Verdict = 'run' | 'static' | 'start' | 'online';
 
 export interface Classified {
   verdict: Verdict;
@@ -43,7 +45,9 @@ export function classify(command: DocCommand, repo: Repository): Classified {
     }
   }
   if (!command.online && kinds.includes('online')) problems.push(`needs the network or a Cloudflare account: mark its block \`\`\`sh ${ONLINE_MARKER}`);
-  const verdict: Verdict = command.online ? 'online' : kinds.every((k) => k === 'run' || k === 'neutral') ? 'run' : 'static';
+  const parts = segments(command.text);
+  const starts = parts.length === 1 && parts[0]!.words.join(' ') === 'npm start';
+  const verdict: Verdict = command.online ? 'online' : starts ? 'start' : kinds.every((k) => k === 'run' || k === 'neutral') ? 'run' : 'static';
   return { verdict, problems: [...new Set(problems)] };
 }
 
@@ -85,4 +89,10 @@ function segmentKind({ words }: Segment, repo: Repository, problems: string[]): 
 export function isSourcePath(word: string): boolean {
   const path = word.replace(/^\.\//, '');
   return SOURCE_FOLDERS.some((f) => path.startsWith(`${f}/`)) && !/[*?{}<>…$]/.test(path);
+}
+
+/** The settings a `start` command gives its gateway: its `NAME=value` assignments. */
+export function startSettings(command: DocCommand): Record<string, string> {
+  const [only] = segments(command.text);
+  return Object.fromEntries((only?.assignments ?? []).map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]));
 }

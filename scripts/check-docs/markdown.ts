@@ -8,6 +8,10 @@ export interface DocCommand {
   text: string;
   /** The block is marked as needing the network or an account: ```sh online */
   online: boolean;
+  /** Which shell block of the file (0, 1, ...): a gateway a block starts serves that block's commands. */
+  block: number;
+  /** The status a `# HTTP/1.1 421 ...` comment right under the command says it answers (otherwise 2xx or 3xx). */
+  expect?: string;
 }
 
 export interface PathMention {
@@ -27,6 +31,8 @@ export function extractCommands(file: string, text: string): DocCommand[] {
   const lines = text.split('\n');
   const commands: DocCommand[] = [];
   let fence: { marker: string; shell: boolean; online: boolean } | undefined;
+  let block = -1;
+  let lastEnd = -1;
   let pending: { line: number; text: string } | undefined;
   lines.forEach((raw, index) => {
     const opening = /^\s*(`{3,}|~{3,})\s*(.*)$/.exec(raw);
@@ -34,6 +40,7 @@ export function extractCommands(file: string, text: string): DocCommand[] {
       if (opening) {
         const words = opening[2]!.trim().split(/\s+/);
         fence = { marker: opening[1]!, shell: SHELL.has(words[0]!.toLowerCase()), online: words.slice(1).includes(ONLINE_MARKER) };
+        if (fence.shell) block++;
       }
       return;
     }
@@ -42,12 +49,18 @@ export function extractCommands(file: string, text: string): DocCommand[] {
       return;
     }
     if (!fence.shell) return;
+    const status = /^\s*#\s*HTTP\/[\d.]+ (\d{3})\b/.exec(raw);
+    const previous = commands.at(-1);
+    if (status && !pending && previous && previous.block === block && lastEnd === index - 1) previous.expect = status[1];
     const content = stripComment(raw).trimEnd();
     const continued = content.endsWith('\\');
     const piece = (continued ? content.slice(0, -1) : content).trim();
     pending = pending ? { line: pending.line, text: `${pending.text} ${piece}` } : { line: index + 1, text: piece };
     if (continued) return;
-    if (pending.text.trim()) commands.push({ file, line: pending.line, text: pending.text.trim(), online: fence.online });
+    if (pending.text.trim()) {
+      commands.push({ file, line: pending.line, text: pending.text.trim(), online: fence.online, block });
+      lastEnd = index;
+    }
     pending = undefined;
   });
   return commands;

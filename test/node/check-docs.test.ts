@@ -10,7 +10,7 @@ import { segments } from '../../scripts/check-docs/shell';
 import { ROOT } from '../support/gateway-process';
 
 const repo: Repository = { root: ROOT, scripts: { start: 'x', test: 'x', credentials: 'x', report: 'x', 'dev:worker': 'x' } };
-const command = (text: string, online = false): DocCommand => ({ file: 'doc.md', line: 1, text, online });
+const command = (text: string, online = false): DocCommand => ({ file: 'doc.md', line: 1, text, online, block: 0 });
 
 describe('reading the docs', () => {
   it('takes the commands of shell blocks only, with their lines, continuations joined and comments dropped', () => {
@@ -28,12 +28,16 @@ describe('reading the docs', () => {
       '```', //                                       11
       '  ~~~sh online', //                            12
       '  npx wrangler deploy', //                     13
-      '  ~~~', //                                     14
+      '  # HTTP/1.1 200 OK', //                       14
+      '  curl -s http://localhost:8787/', //          15
+      '  # HTTP/1.1 404 Not Found', //                16
+      '  ~~~', //                                     17
     ].join('\n');
     expect(extractCommands('doc.md', md)).toEqual([
-      { file: 'doc.md', line: 3, text: 'npm start', online: false },
-      { file: 'doc.md', line: 5, text: "curl -s http://localhost:8787/v2/species -H 'Authorization: ApiKey #not-a-comment'", online: false },
-      { file: 'doc.md', line: 13, text: 'npx wrangler deploy', online: true },
+      { file: 'doc.md', line: 3, text: 'npm start', online: false, block: 0 },
+      { file: 'doc.md', line: 5, text: "curl -s http://localhost:8787/v2/species -H 'Authorization: ApiKey #not-a-comment'", online: false, block: 0 },
+      { file: 'doc.md', line: 13, text: 'npx wrangler deploy', online: true, block: 1, expect: '200' },
+      { file: 'doc.md', line: 15, text: 'curl -s http://localhost:8787/', online: true, block: 1, expect: '404' },
     ]);
   });
 
@@ -70,14 +74,16 @@ describe('classifying a documented command', () => {
     ['npm run credentials -- list --file c.json', 'run', []],
     ['SECRET=$(npm run --silent credentials -- create project a --file c.json)', 'run', []],
     ["curl -s http://localhost:8787/v2/species | jq '.data[0]'", 'run', []],
-    ['npm start', 'static', []],
+    ['npm start', 'start', []],
+    ['PORT=8788 npm start', 'start', []],
+    ['npm ci && npm start', 'static', []],
     ['npm run dev:worker -- --port 8788', 'static', []],
     ['npm run deploy-everything', 'static', ['npm run deploy-everything: package.json has no script "deploy-everything"']],
     ['npx left-pad-cli', 'static', ['npx left-pad-cli: not installed by npm ci (npx would download it)']],
     ['npx tsx scripts/no-such-script.ts', 'static', ['scripts/no-such-script.ts does not exist']],
     ['curl -s https://gateway.example/v2/species', 'online', ['needs the network or a Cloudflare account: mark its block ```sh online']],
     ['npx wrangler secret put TOKEN_SIGNING_SECRET', 'static', ['needs the network or a Cloudflare account: mark its block ```sh online']],
-    ['LEGACY_V1_URL=https://legacy.internal/v1 npm start', 'static', ['needs the network or a Cloudflare account: mark its block ```sh online']],
+    ['LEGACY_V1_URL=https://legacy.internal/v1 npm start', 'start', ['needs the network or a Cloudflare account: mark its block ```sh online']],
   ])('%s: %s', (text, verdict, problems) => {
     const got = classify(command(text), repo);
     expect(got.problems).toEqual(problems);
@@ -109,6 +115,16 @@ describe('npm run check:docs', () => {
       '```sh online', //                                                                                12
       'npx wrangler deploy', //                                                                         13
       '```', //                                                                                         14
+      '```sh', //                                                                                       15
+      'PUBLIC_HOSTS=api.example.com npm start', //                                                      16
+      "curl -s -H 'Host: evil.example' http://localhost:8787/v2/species", //                           17
+      '# HTTP/1.1 421 Misdirected Request', //                                                          18
+      "curl -s -H 'Host: api.example.com' http://localhost:8787/v2/species", //                        19
+      '# HTTP/1.1 421 Misdirected Request', //                                                          20
+      '```', //                                                                                         21
+      '```sh', //                                                                                       22
+      "curl -s -H 'Host: evil.example' http://localhost:8787/v2/species", //                           23
+      '```', //                                                                                         24
     ].join('\n'));
     const out = spawnSync('npm', ['run', '--silent', 'check:docs', '--', doc], { cwd: ROOT, encoding: 'utf8' });
     const lines = out.stdout.trim().split('\n');
@@ -126,6 +142,12 @@ describe('npm run check:docs', () => {
     expect(at(9)).toMatch(/ FAIL +npm run no-such-script +-- npm run no-such-script: package.json has no script/);
     expect(at(10), 'a failure inside a pipeline counts').toMatch(/ FAIL +npm run --silent credentials .* \| cat +-- exit 2: /);
     expect(at(13)).toMatch(/ skip \(online\) +npx wrangler deploy$/);
-    expect(lines.at(-1)).toBe('check:docs: 3 ran, 0 checked without running, 1 skipped (online), 7 failed');
+    // A block that starts a gateway with settings talks to that gateway; the announced status is the one expected.
+    expect(at(16)).toMatch(/ ok +PUBLIC_HOSTS=api\.example\.com npm start +-- \(a gateway with these settings, on port \d+\)$/);
+    expect(at(17)).toMatch(/ ok +curl .*evil\.example.* -- \(HTTP 421\)$/);
+    expect(at(19)).toMatch(/ FAIL +curl .*api\.example\.com.* -- HTTP 401, not the 421 its comment announces$/);
+    // The next block is back on the demo gateway, which answers any host.
+    expect(at(23)).toMatch(/ FAIL +curl .*evil\.example.* -- HTTP 401$/);
+    expect(lines.at(-1)).toBe('check:docs: 5 ran, 0 checked without running, 1 skipped (online), 9 failed');
   });
 });
