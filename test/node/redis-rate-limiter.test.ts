@@ -130,12 +130,12 @@ describe('RedisRateLimiter when redis-server is gone', () => {
 });
 
 describe('two real Node gateways with REDIS_URL', () => {
-  it('share one budget exactly: 6 on one and 4 on the other, the 11th refused on both, headers agreeing', async () => {
-    const env = { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '10' };
+  it('share one budget exactly (6 on one and 4 on the other, the 11th refused on both, headers agreeing) and one failure throttle', async () => {
+    const env = { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '10', AUTH_FAILURES_PER_MINUTE: '3' };
     const [a, b] = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
     gateways.push(a, b);
     const { client } = await limiter();
-    await roomInMinute(client, 10);
+    await roomInMinute(client, 15);
     const get = (g: GatewayProcess) => fetch(`${g.origin}/v2/species/ABBA`, { headers: { Authorization: 'ApiKey demo-project-key' } });
     const order = [a, a, a, b, a, b, a, b, a, b];
     const answers = [];
@@ -148,6 +148,16 @@ describe('two real Node gateways with REDIS_URL', () => {
     expect(Math.abs(resets[0]! - resets[1]!), `Retry-After ${resets}`).toBeLessThanOrEqual(1);
     expect(refusedB.headers.get('ratelimit')).toBe(`"default";r=0;t=${resets[1]}`);
     expect(resets[0]).toBeGreaterThan(0);
+
+    // The failure throttle counts in the same Redis: 2 failures on one and 1 on the other fill the
+    // address's budget of 3, and the next attempt is refused on either before its secret is checked.
+    const wrong = (g: GatewayProcess) => fetch(`${g.origin}/v2/species/ABBA`, { headers: { Authorization: 'ApiKey not-a-key' } });
+    expect([(await wrong(a)).status, (await wrong(b)).status, (await wrong(a)).status]).toEqual([401, 401, 401]);
+    const throttled = await wrong(b);
+    expect(throttled.status).toBe(429);
+    expect(((await throttled.json()) as { code: string }).code).toBe('svc/tooManyRequests');
+    expect((await wrong(a)).status).toBe(429);
+    await client.del('gateway:ratelimit:authfail:addr:127.0.0.1');
 
     // Redis hangs: each gateway answers from its own count, promptly, and says so once.
     redis.pause();
