@@ -37,8 +37,8 @@ type Outcome<T> = { kind: 'answered'; value: T | undefined } | { kind: 'failed';
 /**
  * GETs against the upstream with everything between the gateway and an unreliable backend: a
  * per-call deadline, one jittered retry within a budget, a circuit breaker, a response cache with
- * serve-stale on error or after a short deadline, and coalescing of identical concurrent calls. It sends only its own
- * headers; nothing of the caller's request reaches it but the request id.
+ * serve-stale on error or after a short deadline, and coalescing of identical concurrent calls.
+ * It sends only its own headers; nothing of the caller's request reaches it but the request id.
  */
 export class UpstreamClient {
   private readonly resilience: Resilience;
