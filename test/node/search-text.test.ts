@@ -5,12 +5,15 @@ import { resourceSpecs } from '../../src/services/bundled/compile/spec';
 import type { ResourceName } from '../../src/services/record-source';
 import { searchPositions } from '../../src/services/bundled/compiled/search';
 import type { CompiledResource } from '../../src/services/bundled/compiled/resource';
+import { searchTextSuite } from '../suites/search-text.suite';
 import { mintDemoToken } from '../suites/tokens';
 import { bundledSource, dataset, json, testApp } from '../support/harness';
 import { fakesClosedAfterEach, sendJson, fakePage, upstreamGateway } from '../support/upstream';
 
 // The oracle's own folding, from CONTRACT section 4 (case- and accent-insensitive).
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+
+searchTextSuite(() => testApp());
 
 const REFUSED: Array<[string, string]> = [
   ['%00', 'NUL (the old field joiner)'],

@@ -11,6 +11,7 @@ import { corsSuite } from '../suites/cors.suite';
 import { oauthSuite } from '../suites/oauth.suite';
 import { openapiSuite } from '../suites/openapi.suite';
 import { rateLimitSuite } from '../suites/rate-limit.suite';
+import { searchTextSuite } from '../suites/search-text.suite';
 import { smokeSuite } from '../suites/smoke.suite';
 import { transportSuite } from '../suites/transport.suite';
 import { DEFAULT_V1_HEADERS, v1Suite } from '../suites/v1.suite';
@@ -27,5 +28,6 @@ corsSuite(workerClient);
 conditionalSuite(workerClient);
 rateLimitSuite(workerClient);
 openapiSuite(workerClient);
+searchTextSuite(workerClient);
 // The transport suite stands the gateway on either side of the HTTPS cut-off.
 transportSuite(({ now, env: vars }) => gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now)))));
