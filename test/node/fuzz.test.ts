@@ -233,10 +233,12 @@ const request = fc.oneof({ weight: 4, arbitrary: wellFormed }, { weight: 1, arbi
 /**
  * The error shape an answer must have. A well-formed request gets its version's: v1 paths the v1
  * body, everything else a v2 problem (the token endpoint its RFC 6749 body or a problem). A hostile
- * one may be refused by the HTTP layer, whose answers are v2 problems, or reach the app: on v1 paths
- * either shape is right.
+ * or oversized one may be refused by the HTTP layer, whose answers are v2 problems, or reach the
+ * app: on v1 paths either shape is right.
  */
 function shapeOf(r: RawRequest): 'v1' | 'v2' | 'any' {
+  // Node refuses a request line and headers past its limit (16 KiB) before the app sees them.
+  const oversized = serialize(r).length - r.body.length > 15_000;
   // The path as routed: without the authority of an absolute form, with dot segments resolved.
   let path: string;
   try {
@@ -245,7 +247,7 @@ function shapeOf(r: RawRequest): 'v1' | 'v2' | 'any' {
     return 'any';
   }
   const v1 = /^\/(api\/)?v1(\/|$)/.test(path);
-  if (path === '/oauth/token' || (v1 && r.hostile)) return 'any';
+  if (path === '/oauth/token' || (v1 && (r.hostile || oversized))) return 'any';
   return v1 ? 'v1' : 'v2';
 }
 
