@@ -8,6 +8,7 @@ import { ManualClock } from '../../src/services/clock';
 import { buildGateway } from '../../src/worker/gateway';
 import { conditionalSuite } from '../suites/conditional.suite';
 import { corsSuite } from '../suites/cors.suite';
+import { hostSuite } from '../suites/host.suite';
 import { oauthSuite } from '../suites/oauth.suite';
 import { openapiSuite } from '../suites/openapi.suite';
 import { rateLimitSuite } from '../suites/rate-limit.suite';
@@ -29,5 +30,7 @@ conditionalSuite(workerClient);
 rateLimitSuite(workerClient);
 openapiSuite(workerClient);
 searchTextSuite(workerClient);
-// The transport suite stands the gateway on either side of the HTTPS cut-off.
-transportSuite(({ now, env: vars }) => gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now)))));
+// The transport and host suites stand the gateway on either side of the HTTPS cut-off.
+const gatewayAt = ({ now, env: vars }: { now: string; env: Record<string, string> }) => gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now))));
+transportSuite(gatewayAt);
+hostSuite(gatewayAt);
