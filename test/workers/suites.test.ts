@@ -12,6 +12,7 @@ import { hostSuite } from '../suites/host.suite';
 import { oauthSuite } from '../suites/oauth.suite';
 import { openapiSuite } from '../suites/openapi.suite';
 import { rateLimitSuite } from '../suites/rate-limit.suite';
+import { searchTextSuite } from '../suites/search-text.suite';
 import { smokeSuite } from '../suites/smoke.suite';
 import { transportSuite } from '../suites/transport.suite';
 import { DEFAULT_V1_HEADERS, v1Suite } from '../suites/v1.suite';
@@ -28,6 +29,7 @@ corsSuite(workerClient);
 conditionalSuite(workerClient);
 rateLimitSuite(workerClient);
 openapiSuite(workerClient);
+searchTextSuite(workerClient);
 // The transport and host suites stand the gateway on either side of the HTTPS cut-off.
 const gatewayAt = ({ now, env: vars }: { now: string; env: Record<string, string> }) => gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now))));
 transportSuite(gatewayAt);
