@@ -25,3 +25,36 @@ export function pairName(pair: string): string {
   const eq = pair.indexOf('=');
   return decodeParamName(eq < 0 ? pair : pair.slice(0, eq));
 }
+
+/** What a list request reads of its query: `URLSearchParams`, or the lighter `queryParams`. */
+export interface QueryParams {
+  getAll(name: string): string[];
+  [Symbol.iterator](): IterableIterator<[string, string]> | Iterator<[string, string]>;
+}
+
+/**
+ * The decoded parameters of a URL's query. A query with nothing to decode (no `%`, no `+`, the
+ * usual case) is split as it is; any other is read by `URLSearchParams`, whose decoding rules
+ * are the standard's.
+ */
+export function queryParams(url: string): QueryParams {
+  const pairs = rawQueryPairs(url);
+  if (pairs.some((p) => p.includes('%') || p.includes('+'))) return new URL(url).searchParams;
+  const entries = pairs.map((p): [string, string] => {
+    const eq = p.indexOf('=');
+    return eq < 0 ? [p, ''] : [p.slice(0, eq), p.slice(eq + 1)];
+  });
+  return {
+    getAll: (name) => entries.filter(([n]) => n === name).map(([, v]) => v),
+    [Symbol.iterator]: () => entries[Symbol.iterator](),
+  };
+}
+
+/** The path of an absolute URL as the runtime normalized it (what `new URL(url).pathname` gives), without parsing it. */
+export function pathname(url: string): string {
+  const start = url.indexOf('/', url.indexOf('://') + 3);
+  if (start < 0) return '/';
+  let end = start;
+  while (end < url.length && url[end] !== '?' && url[end] !== '#') end++;
+  return url.slice(start, end);
+}
