@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
 import type { ConnectionInfo } from '../services/connection';
+import { withResponseHeaders, type ResponseHeaders } from './response-headers';
 
 /** One year: what browsers need to keep going straight to https. */
 export const HSTS = 'max-age=31536000';
@@ -54,9 +55,10 @@ export const transport = (config: Pick<Config, 'trustProxy' | 'httpsRedirectUnti
         Connection: 'Upgrade',
       });
     }
-    await next();
-    if (secure) c.res.headers.set('Strict-Transport-Security', HSTS);
+    return secure ? withResponseHeaders(c, next, setHsts) : next();
   });
+
+const setHsts = (headers: ResponseHeaders) => headers.set('Strict-Transport-Security', HSTS);
 
 /**
  * 301 for GET and HEAD, 308 for other methods so the method and body are kept. The target is the
