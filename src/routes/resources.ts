@@ -15,6 +15,7 @@ import { respond } from '../policies/response-headers';
 import type { DetailMeta, ResourceName, Scope } from '../services/record-source';
 import type { JsonObject, Version } from '../versions/version';
 import { walk } from '../versions/walker';
+import { PageCache } from './page-cache';
 
 const ALLOW = 'GET, HEAD';
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -28,14 +29,14 @@ const methodNotAllowed = (c: Context<AppEnv>): never => {
  * the object where the source gives none): public data, bounded by bytes.
  */
 const REWRITTEN_BYTES = 8 * 1024 * 1024;
-const rewritten = new WeakMap<Version, LRUCache<number | RawJson, RawJson>>();
+type Rewritten = WeakMap<Version, LRUCache<number | RawJson, RawJson>>;
 const encoder = new TextEncoder();
 
 /**
  * A record in the caller's version: stored bytes as they are, unless a change of the version
  * rewrites records; then the record is parsed, walked and serialized once, and kept.
  */
-const recordFor = (version: Version, record: RawJson | JsonObject, resource: ResourceName): RawJson | JsonObject => {
+const recordFor = (rewritten: Rewritten, version: Version, record: RawJson | JsonObject, resource: ResourceName): RawJson | JsonObject => {
   if (!walk.rewritesRecords(version)) return record;
   if (!(record instanceof RawJson)) return walk.record(version, record, resource);
   let cache = rewritten.get(version);
@@ -60,8 +61,8 @@ function httpDate(meta: DetailMeta): string {
 }
 
 /** A detail body in the caller's version. */
-const detailBody = (version: Version, found: { record: unknown; meta: DetailMeta }, resource: ResourceName) =>
-  renderJson(walk.detail(version, { data: recordFor(version, found.record as RawJson | JsonObject, resource), meta: found.meta }));
+const detailBody = (rewritten: Rewritten, version: Version, found: { record: unknown; meta: DetailMeta }, resource: ResourceName) =>
+  renderJson(walk.detail(version, { data: recordFor(rewritten, version, found.record as RawJson | JsonObject, resource), meta: found.meta }));
 
 /**
  * The resource routes of every version, relative to a version base: the v2 core (list queries,
@@ -72,20 +73,27 @@ const detailBody = (version: Version, found: { record: unknown; meta: DetailMeta
 export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const { source } = services;
+  // Kept per router: record keys and pages belong to this source.
+  const rewritten: Rewritten = new WeakMap();
+  const pages = source.immutable ? new PageCache() : undefined;
 
   const list = async (c: Context<AppEnv>, resource: ResourceName, scope?: Scope) => {
     requireAccess(c, resource);
     const version = c.get('version')!;
     const url = c.req.url;
+    const key = pages?.keyOf(version, url);
+    const kept = key === undefined ? undefined : pages!.get(key);
+    if (kept) return respond(c, kept, 200, JSON_TYPE);
     const requested = parseListQuery(queryParams(url), resource);
     const query = walk.listQuery(version, requested);
     const ctx = { requestId: c.get('requestId') };
     const page = source.stored ? await source.stored.list(resource, query, scope, ctx) : await source.list(resource, query, scope, ctx);
     if (!page) throw new ApiError('svc/notFound', `No ${scope!.parent} record has id "${scope!.id}".`);
     const walked = walk.page(version, { ...page, items: page.items as unknown as JsonObject[] }, requested);
-    const items = walked.items.map((r) => recordFor(version, r, resource) as JsonObject);
-    const body = collectionEnvelope({ ...walked, items }, pathname(url), url);
-    return respond(c, renderJson(walk.collection(version, body)), 200, JSON_TYPE);
+    const items = walked.items.map((r) => recordFor(rewritten, version, r, resource) as JsonObject);
+    const body = renderJson(walk.collection(version, collectionEnvelope({ ...walked, items }, pathname(url), url)));
+    if (key !== undefined) pages!.set(key, body);
+    return respond(c, body, 200, JSON_TYPE);
   };
 
   const detail = async (c: Context<AppEnv>, resource: ResourceName) => {
@@ -99,12 +107,12 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
     // hash of its v2 detail, so a version that serves the core's body needs no hashing at all.
     let body: Uint8Array<ArrayBuffer> | undefined;
     const stored = 'etag' in found && !walk.rewritesDetails(version);
-    const tag = `"${stored ? found.etag : hex64(...fnv64Hex((body = detailBody(version, found, resource))))}"`;
+    const tag = `"${stored ? found.etag : hex64(...fnv64Hex((body = detailBody(rewritten, version, found, resource))))}"`;
     const lastModified = httpDate(found.meta);
     if (notModified({ ifNoneMatch: c.req.header('If-None-Match'), ifModifiedSince: c.req.header('If-Modified-Since') }, tag, found.meta.last_modified)) {
       return respond(c, null, 304, { etag: tag, 'last-modified': lastModified });
     }
-    return respond(c, body ?? detailBody(version, found, resource), 200, { 'content-type': 'application/json', etag: tag, 'last-modified': lastModified });
+    return respond(c, body ?? detailBody(rewritten, version, found, resource), 200, { 'content-type': 'application/json', etag: tag, 'last-modified': lastModified });
   };
 
   for (const resource of RESOURCE_NAMES) {

@@ -21,6 +21,8 @@ export class BundledSource implements RecordSource {
   /** Each resource's first record key: a record's key is its resource's base plus its position. */
   private readonly keyBase: Record<ResourceName, number>;
   readonly stored: StoredReads;
+  /** The compiled dataset is fixed for the life of the process. */
+  readonly immutable = true;
 
   /** @param pieces the budget for the pieces kept once read (`DEFAULT_PIECE_BYTES` by default). */
   constructor(from: Dataset | SectionStore, pieces: PieceCache = new PieceCache()) {
