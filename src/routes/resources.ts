@@ -28,7 +28,7 @@ const methodNotAllowed = (c: Context<AppEnv>): never => {
  * Records rewritten for an older version, kept by the stored record they came from (its key, or
  * the object where the source gives none): public data, bounded by bytes.
  */
-const REWRITTEN_BYTES = 8 * 1024 * 1024;
+const REWRITTEN_BYTES = 4 * 1024 * 1024;
 type Rewritten = WeakMap<Version, LRUCache<number | RawJson, RawJson>>;
 const encoder = new TextEncoder();
 

@@ -1,11 +1,12 @@
 import { LRUCache } from 'lru-cache';
 
 /**
- * What the compiled dataset's readers keep of the pieces they opened, by default: enough for
- * every species record chunk with the search pieces (the whole artifact is about 41 MB), so a
- * busy gateway's hot set stays while memory has a bound.
+ * What the compiled dataset's readers keep of the pieces they opened, by default (the whole
+ * artifact is about 41 MB, its species records 23 MB): the chunks of the pages and searches in
+ * use stay, while pages asked for again are sent from the rendered-page cache
+ * (src/routes/page-cache.ts) without reading any piece.
  */
-export const DEFAULT_PIECE_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_PIECE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Opened pieces (record chunks, id chunks, search and gram chunks), kept up to a byte budget
