@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { fileStore } from '../../src/node';
 import { BundledSource } from '../../src/services/bundled/bundled-source';
 import { PieceCache } from '../../src/services/bundled/compiled/piece-cache';
-import type { SectionStore } from '../../src/services/bundled/compiled/store';
+import { pieceStore, type PieceIndex, type SectionStore } from '../../src/services/bundled/compiled/store';
+import { readFileSync } from 'node:fs';
+import { HOT, INDEX } from '../../scripts/compile-data';
 import type { ListPage, RecordSource } from '../../src/services/record-source';
 import { PageCache } from '../../src/routes/page-cache';
 import { v2 } from '../../src/versions';
@@ -76,23 +78,22 @@ describe('dataset pieces', () => {
     const cache = new PieceCache(256 * 1024);
     const small = new BundledSource(store, cache);
     const reference = new BundledSource(fileStore());
-    const ctx = { requestId: 't' };
     const pages = [1, 400, 800, 1200, 1600];
     for (const page of pages) {
       const query = { q: undefined, order: [{ field: 'common_name', direction: 'desc' as const }], page };
-      expect(await small.list('species', query, undefined, ctx)).toEqual(await reference.list('species', query, undefined, ctx));
+      expect(await small.list('species', query, undefined)).toEqual(await reference.list('species', query, undefined));
       expect(cache.bytes).toBeGreaterThan(0);
       expect(cache.bytes).toBeLessThanOrEqual(cache.maxBytes);
     }
     const readsBefore = store.reads;
     // Page 1 again: its record chunks were dropped by the pages since, so they are read again.
     const query = { q: undefined, order: [{ field: 'common_name', direction: 'desc' as const }], page: 1 };
-    await small.list('species', query, undefined, ctx);
+    await small.list('species', query, undefined);
     expect(store.reads).toBeGreaterThan(readsBefore);
     // A detail and a search through the same small cache answer as the reference does.
-    expect(await small.get('species', 'ABBA', ctx)).toEqual(await reference.get('species', 'ABBA', ctx));
+    expect(await small.get('species', 'ABBA')).toEqual(await reference.get('species', 'ABBA'));
     const search = { q: 'fir', order: [], page: 2 };
-    expect(await small.list('species', search, undefined, ctx)).toEqual(await reference.list('species', search, undefined, ctx));
+    expect(await small.list('species', search, undefined)).toEqual(await reference.list('species', search, undefined));
     expect(cache.bytes).toBeLessThanOrEqual(cache.maxBytes);
   });
 
@@ -100,9 +101,31 @@ describe('dataset pieces', () => {
     const store = countingStore();
     const source = new BundledSource(store, new PieceCache());
     const query = { q: undefined, order: [], page: 7 };
-    await source.list('species', query, undefined, { requestId: 't' });
+    await source.list('species', query, undefined);
     const reads = store.reads;
-    await source.list('species', query, undefined, { requestId: 't' });
+    await source.list('species', query, undefined);
     expect(store.reads).toBe(reads);
+  });
+});
+
+describe('pieces a worker carries', () => {
+  it('are read from its own container, without a fetch; every other piece is fetched once', async () => {
+    const index = JSON.parse(readFileSync(INDEX, 'utf8')) as PieceIndex;
+    const fetched: string[] = [];
+    const store = pieceStore(
+      index,
+      async (name) => {
+        fetched.push(name);
+        const bytes = readFileSync(new URL(`../../generated/assets/${name}`, import.meta.url));
+        return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+      },
+      new Uint8Array(readFileSync(HOT)),
+    );
+    const source = new BundledSource(store);
+    const query = { q: undefined, order: [{ field: 'common_name', direction: 'desc' as const }], page: 2 };
+    expect(await source.list('species', query, undefined)).toEqual(await new BundledSource(fileStore()).list('species', query, undefined));
+    expect(fetched.length).toBeGreaterThan(0);
+    expect(fetched.every((name) => name.startsWith('species.records.'))).toBe(true);
+    expect(new Set(fetched).size).toBe(fetched.length);
   });
 });

@@ -47,13 +47,17 @@ export const pieceName = (section: string) => `${section}.bin`;
 
 /**
  * The sections read piece by piece through `fetchPiece` (e.g. the assets binding); concurrent
- * reads of one piece share a single fetch.
+ * reads of one piece share a single fetch. Sections of `carried` (a container the reader already
+ * holds, e.g. bundled with the worker) are read from it without a fetch.
  */
-export function pieceStore(index: PieceIndex, fetchPiece: (name: string) => Promise<ArrayBuffer>): SectionStore {
+export function pieceStore(index: PieceIndex, fetchPiece: (name: string) => Promise<ArrayBuffer>, carried?: Uint8Array): SectionStore {
   const pending = new Map<string, Promise<SectionData>>();
+  const local = carried && readContainer<null>(carried);
+  const held = new Set(local?.names);
   return {
     meta: index.meta,
     load(name) {
+      if (held.has(name)) return local!.section(name);
       let loading = pending.get(name);
       if (!loading) {
         const entry = index.sections[name];
