@@ -18,7 +18,9 @@ export function rawQueryPairs(url: string): string[] {
   const q = url.indexOf('?');
   if (q < 0) return [];
   const hash = url.indexOf('#', q);
-  return url.slice(q + 1, hash < 0 ? undefined : hash).split('&').filter((p) => p.length > 0);
+  const pairs = url.slice(q + 1, hash < 0 ? undefined : hash).split('&');
+  // Empty pairs (`a=1&&b=2`, a trailing `&`) are rare: dropped only when there are any.
+  return pairs.includes('') ? pairs.filter((p) => p.length > 0) : pairs;
 }
 
 export function pairName(pair: string): string {
