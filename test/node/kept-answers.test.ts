@@ -26,9 +26,24 @@ describe('rendered pages', () => {
     expect(key).not.toBe(pages.keyOf(v2, 'https://h/api/v1/species?q=fir&page=2'));
   });
 
+  it('are kept once asked for again while the key is recent, never by a walk through more pages than are remembered', () => {
+    const pages = new PageCache(1024 * 1024, 3);
+    const body = (n: number) => new TextEncoder().encode(`{"page":${n}}`) as Uint8Array<ArrayBuffer>;
+    const key = (n: number) => pages.keyOf(v2, `https://h/v2/species?page=${n}`);
+    // A cycle through 5 pages with 3 keys remembered: each key is forgotten before it comes back.
+    for (let round = 0; round < 3; round++) for (let n = 1; n <= 5; n++) if (!pages.get(key(n))) pages.set(key(n), body(n));
+    for (let n = 1; n <= 5; n++) expect(pages.get(key(n))).toBeUndefined();
+    // Asked for again while remembered: kept, and answered from then on.
+    pages.set(key(9), body(9));
+    expect(pages.get(key(9))).toBeUndefined();
+    pages.set(key(9), body(9));
+    expect(new TextDecoder().decode(pages.get(key(9)))).toBe('{"page":9}');
+  });
+
   it('answer the same bytes again, and a different query gets its own links', async () => {
     const { get } = testApp();
     const first = await (await get('/v2/species?order[common_name]=desc&page=3')).text();
+    expect(await (await get('/v2/species?order[common_name]=desc&page=3')).text()).toBe(first);
     expect(await (await get('/v2/species?order[common_name]=desc&page=3')).text()).toBe(first);
     const other = await json(await get('/v2/species?x=1&order[common_name]=desc&page=3'));
     expect(other.links.self).toBe('/v2/species?x=1&order[common_name]=desc&page=3');
@@ -37,6 +52,7 @@ describe('rendered pages', () => {
 
   it('are served only after the caller’s access is checked', async () => {
     const { get } = testApp();
+    expect((await get('/v2/families?page=2')).status).toBe(200);
     expect((await get('/v2/families?page=2')).status).toBe(200);
     const res = await get('/v2/families?page=2', { Authorization: DEMO.speciesOnlyKey });
     expect(res.status).toBe(403);
@@ -58,6 +74,8 @@ describe('rendered pages', () => {
     it(`${immutable ? 'are kept' : 'are not kept'} for a source that says its answers ${immutable ? 'never change' : 'may change'}`, async () => {
       const source = changing(immutable);
       const { get } = testApp({ services: { source }, describes: false });
+      // Asked for twice: the second time a page is rendered it may be kept.
+      expect((await json(await get('/v2/families'))).data[0].name).toBe('first');
       expect((await json(await get('/v2/families'))).data[0].name).toBe('first');
       source.name = 'second';
       expect((await json(await get('/v2/families'))).data[0].name).toBe(immutable ? 'first' : 'second');
