@@ -8,7 +8,8 @@
  * the ratio reference CPU / gateway CPU (1 = the stack's cost; higher is better).
  *
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's gateway with this harness
- * (how the numbers "before" in BENCHMARKS.md were taken). Not part of `npm test`.
+ * (how the numbers "before" in BENCHMARKS.md were taken); `BENCH_CASES=v2 page,v2 detail` runs
+ * only those cases (the reference always runs). Not part of `npm test`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,8 @@ import autocannon from 'autocannon';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DISTINCT = 500;
+/** `BENCH_CASES=v2 page,v2 detail` runs only those cases (the reference always runs). */
+const ONLY = process.env.BENCH_CASES?.split(',').map((s) => s.trim());
 const AUTHORIZATION = 'ApiKey demo-project-key';
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 const GATEWAY_DIR = process.env.BENCH_GATEWAY_DIR ?? HERE;
@@ -117,6 +120,9 @@ function cases(): Array<{ name: string; paths: string[]; upstream?: true }> {
   const genus = spread(data.genus, 200).map((g) => encodeURIComponent(g.name));
   return [
     { name: 'v2 page', paths: pages.map((p) => `/v2/species?page=${p}`) },
+    // Every page of the species (21 MB of bodies): more than the rendered-page cache holds, so
+    // each request is rendered from the dataset.
+    { name: 'v2 page, all 1,640 (beyond the page cache)', paths: Array.from({ length: 1640 }, (_, k) => `/v2/species?page=${k + 1}`) },
     { name: 'v2 search', paths: genus.map((g) => `/v2/species?q=${g.toLowerCase()}`) },
     { name: 'v2 sorted page', paths: pages.map((p) => `/v2/species?order[common_name]=asc&page=${p}`) },
     { name: 'v2 detail', paths: spread(data.species, DISTINCT).map((s) => `/v2/species/${encodeURIComponent(s.id)}`) },
@@ -148,7 +154,7 @@ async function main(): Promise<void> {
     process.stderr.write(`reference: ${fmt(ref.rps)} req/s, ${fmt(ref.cpuUs)} µs CPU/request\n`);
     const rows: string[] = [`| reference (same-size page, pre-serialized) | ${fmt(ref.rps)} | ${fmt(ref.p99, 1)} | ${fmt(ref.cpuUs)} | 1.00 | 1.00 | ${ref.failures} |`];
     const results = new Map<string, Stats>();
-    for (const c of cases()) {
+    for (const c of cases().filter((c) => !ONLY || ONLY.includes(c.name))) {
       const server = c.upstream ? upstream : gateway;
       if (c.upstream) await warm(upstream.url, c.paths);
       const s = await measure(server, c.paths);
@@ -157,8 +163,8 @@ async function main(): Promise<void> {
       rows.push(`| ${c.name} | ${fmt(s.rps)} | ${fmt(s.p99, 1)} | ${fmt(s.cpuUs)} | ${fmt(ref.cpuUs / s.cpuUs, 2)} | ${fmt(s.rps / ref.rps, 2)} | ${s.failures} |`);
     }
     const rssAfter = rssMb(gateway.child.pid!);
-    const v1 = results.get('v1 page')!;
-    const v2 = results.get('v2 page')!;
+    const v1 = results.get('v1 page') ?? { cpuUs: NaN };
+    const v2 = results.get('v2 page') ?? { cpuUs: NaN };
 
     console.log(`\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per case after 1 s of warm-up`);
     console.log(`gateway: ${GATEWAY_DIR}`);

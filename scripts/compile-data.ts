@@ -5,6 +5,7 @@
  *   generated/assets/*.bin      the sections as separate pieces: read from disk on first use by
  *                               the Node entry, Workers Static Assets on the edge
  *   generated/taxa.index.json   the pieces' index (types, lengths, the header), bundled into the worker
+ *   generated/hot.bin           the few pieces the worker also carries itself (compile/hot.ts)
  *
  *   npx tsx scripts/compile-data.ts [--if-stale]
  *
@@ -16,7 +17,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileDataset } from '../src/services/bundled/compile/index';
-import { readContainer } from '../src/services/bundled/compiled/container';
+import { hotSections } from '../src/services/bundled/compile/hot';
+import { readContainer, writeContainer } from '../src/services/bundled/compiled/container';
 import type { CompiledMeta } from '../src/services/bundled/compiled/layout';
 import { pieceName, type PieceIndex } from '../src/services/bundled/compiled/store';
 import { parseDatasetLines } from '../src/services/bundled/dataset-lines';
@@ -25,6 +27,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURE = join(ROOT, 'fixtures/taxa.json');
 export const ASSETS = join(ROOT, 'generated/assets');
 export const INDEX = join(ROOT, 'generated/taxa.index.json');
+export const HOT = join(ROOT, 'generated/hot.bin');
 
 /** The compiler's own sources: a change to any of them makes the artifact stale. */
 const COMPILER_SOURCES = ['src/services/bundled/compile', 'src/services/bundled/compiled/layout.ts', 'src/services/bundled/compiled/container.ts', 'src/core/text.ts', 'src/core/hash.ts', 'src/core/resources.ts'];
@@ -75,6 +78,7 @@ function main(argv: string[]): void {
     index.sections[name] = { type: typeName(data), length: data.length };
     writeFileSync(join(ASSETS, pieceName(name)), new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   }
+  writeFileSync(HOT, writeContainer(null, Object.fromEntries(hotSections(container.meta).map((name) => [name, container.section(name)]))));
   // The index last: its presence and `inputs` say the pieces are complete and current.
   writeFileSync(INDEX, JSON.stringify(index));
   process.stdout.write(`compiled ${FIXTURE.slice(ROOT.length + 1)} into generated/ (${artifact.byteLength} bytes, ${Object.keys(index.sections).length} pieces) in ${Math.round(performance.now() - started)} ms\n`);

@@ -8,6 +8,7 @@ import type { CredentialStore, Principal } from './services/credentials/credenti
 import type { RateLimiter } from './services/rate-limiter';
 import type { RecordSource } from './services/record-source';
 import type { TokenService } from './services/tokens';
+import type { ResponseHeaders } from './policies/response-headers';
 import type { Version } from './versions/version';
 
 /** One access-log line (CONTRACT section 13); secrets never reach it. */
@@ -57,6 +58,8 @@ export interface AppEnv {
     logFlags: string[];
     /** A refused credential, for the access-log line (CONTRACT section 18); never the secret. */
     authFailure?: AuthFailureLog;
+    /** The policies' response headers, merged once into the response (src/policies/response-headers.ts). */
+    responseHeaders?: ResponseHeaders;
   };
 }
 

@@ -1,6 +1,13 @@
 /** A JSON value kept as the UTF-8 bytes it serializes to (a stored record): copied, never re-parsed. */
 export class RawJson {
-  constructor(readonly bytes: Uint8Array) {}
+  /**
+   * @param key the stored record's identity where the source has one (a number), so what is
+   * derived from it can be kept by it rather than by this object.
+   */
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly key?: number,
+  ) {}
 
   /** The value itself, for a version change that must read or alter it. */
   parse(): unknown {
@@ -23,31 +30,39 @@ export function renderJson(body: unknown): Uint8Array<ArrayBuffer> {
   const parts: Array<Uint8Array | string> = [];
   let text = '{';
   let first = true;
-  const raw = (value: RawJson) => {
-    parts.push(text, value.bytes);
-    text = '';
-  };
-  for (const [key, value] of Object.entries(body)) {
+  let max = 0;
+  const members = body as Record<string, unknown>;
+  for (const key of Object.keys(members)) {
+    const value = members[key];
     if (value === undefined || typeof value === 'function') continue;
-    text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+    text += `${first ? '' : ','}${quoted(key)}:`;
     first = false;
-    if (value instanceof RawJson) raw(value);
-    else if (Array.isArray(value) && value.some((v) => v instanceof RawJson)) {
+    if (value instanceof RawJson) {
+      parts.push(text, value.bytes);
+      max += text.length * 3 + value.bytes.byteLength;
+      text = '';
+    } else if (Array.isArray(value) && holdsRaw(value)) {
       text += '[';
-      value.forEach((v, i) => {
+      for (let i = 0; i < value.length; i++) {
+        const v: unknown = value[i];
         if (i > 0) text += ',';
-        if (v instanceof RawJson) raw(v);
-        else text += JSON.stringify(v) ?? 'null';
-      });
+        if (v instanceof RawJson) {
+          parts.push(text, v.bytes);
+          max += text.length * 3 + v.bytes.byteLength;
+          text = '';
+        } else {
+          text += JSON.stringify(v) ?? 'null';
+        }
+      }
       text += ']';
     } else {
       text += JSON.stringify(value);
     }
   }
-  parts.push(`${text}}`);
+  text += '}';
+  parts.push(text);
   // UTF-8 needs at most 3 bytes per UTF-16 unit.
-  let max = 0;
-  for (const p of parts) max += typeof p === 'string' ? p.length * 3 : p.byteLength;
+  max += text.length * 3;
   const out = new Uint8Array(max);
   let at = 0;
   for (const p of parts) {
@@ -61,4 +76,20 @@ export function renderJson(body: unknown): Uint8Array<ArrayBuffer> {
     }
   }
   return out.subarray(0, at);
+}
+
+function holdsRaw(values: unknown[]): boolean {
+  for (let i = 0; i < values.length; i++) if (values[i] instanceof RawJson) return true;
+  return false;
+}
+
+/** Member names of the bodies the core renders are few: each is quoted once. */
+const quotedKeys = new Map<string, string>();
+function quoted(key: string): string {
+  let q = quotedKeys.get(key);
+  if (q === undefined) {
+    q = JSON.stringify(key);
+    if (quotedKeys.size < 1024) quotedKeys.set(key, q);
+  }
+  return q;
 }

@@ -1,5 +1,6 @@
 import { ApiError } from '../errors/api-error';
 import type { ListQuery, OrderTerm, ResourceName } from './query';
+import type { QueryParams } from './query-string';
 import { RESOURCES } from './resources';
 import { fold } from './text';
 
@@ -9,7 +10,7 @@ const ORDER_PARAM = /^order\[(.*)\]$/;
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** `page`, `q` and `order[...]` of a collection request, validated (CONTRACT section 4). */
-export function parseListQuery(params: URLSearchParams, resource: ResourceName): ListQuery {
+export function parseListQuery(params: QueryParams, resource: ResourceName): ListQuery {
   const single = (name: string): string | undefined => {
     const values = params.getAll(name);
     if (values.length > 1) throw new ApiError('svc/invalidParameter', `"${name}" may be given only once.`);

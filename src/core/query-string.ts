@@ -32,7 +32,9 @@ export function rawQueryPairs(url: string): string[] {
   const q = url.indexOf('?');
   if (q < 0) return [];
   const hash = url.indexOf('#', q);
-  return url.slice(q + 1, hash < 0 ? undefined : hash).split('&').filter((p) => p.length > 0);
+  const pairs = url.slice(q + 1, hash < 0 ? undefined : hash).split('&');
+  // Empty pairs (`a=1&&b=2`, a trailing `&`) are rare: dropped only when there are any.
+  return pairs.includes('') ? pairs.filter((p) => p.length > 0) : pairs;
 }
 
 export function pairName(pair: string): string {
@@ -43,4 +45,37 @@ export function pairName(pair: string): string {
 /** Whether a URL's query holds a parameter named like a credential (a redirect to it must not be cached). */
 export function queryHoldsCredential(url: string): boolean {
   return rawQueryPairs(url).some((pair) => isCredentialName(pairName(pair)));
+}
+
+/** What a list request reads of its query: `URLSearchParams`, or the lighter `queryParams`. */
+export interface QueryParams {
+  getAll(name: string): string[];
+  [Symbol.iterator](): IterableIterator<[string, string]> | Iterator<[string, string]>;
+}
+
+/**
+ * The decoded parameters of a URL's query. A query with nothing to decode (no `%`, no `+`, the
+ * usual case) is split as it is; any other is read by `URLSearchParams`, whose decoding rules
+ * are the standard's.
+ */
+export function queryParams(url: string): QueryParams {
+  const pairs = rawQueryPairs(url);
+  if (pairs.some((p) => p.includes('%') || p.includes('+'))) return new URL(url).searchParams;
+  const entries = pairs.map((p): [string, string] => {
+    const eq = p.indexOf('=');
+    return eq < 0 ? [p, ''] : [p.slice(0, eq), p.slice(eq + 1)];
+  });
+  return {
+    getAll: (name) => entries.filter(([n]) => n === name).map(([, v]) => v),
+    [Symbol.iterator]: () => entries[Symbol.iterator](),
+  };
+}
+
+/** The path of an absolute URL as the runtime normalized it (what `new URL(url).pathname` gives), without parsing it. */
+export function pathname(url: string): string {
+  const start = url.indexOf('/', url.indexOf('://') + 3);
+  if (start < 0) return '/';
+  let end = start;
+  while (end < url.length && url[end] !== '?' && url[end] !== '#') end++;
+  return url.slice(start, end);
 }

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../config';
 import type { AppDeps, AppEnv, Services } from '../env';
+import { respond } from '../policies/response-headers';
 import type { RenderedError } from '../versions/version';
 import { walk } from '../versions/walker';
 import { ApiError } from './api-error';
@@ -35,9 +36,7 @@ export function renderError(
     services.log({ level: 'error', request_id: c.get('requestId'), error: err instanceof Error ? err.name : typeof err, message: err instanceof Error ? err.message : undefined });
   }
   const rendered = walk.error(c.get('version'), error) ?? (isOAuthCode(error.code) ? oauthError(error) : problemJson(error, config, c.get('requestId')));
-  const headers = new Headers(error.headers);
-  headers.set('Content-Type', rendered.contentType);
-  return new Response(c.req.method === 'HEAD' ? null : JSON.stringify(rendered.body), { status: error.status, headers });
+  return respond(c, c.req.method === 'HEAD' ? null : JSON.stringify(rendered.body), error.status, { ...error.headers, 'Content-Type': rendered.contentType });
 }
 
 /** The RFC 9457 problem+json rendering of an error: v2's shape, and that of every path outside a version. */

@@ -4,9 +4,16 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { isDescriptionPath } from '../openapi/names';
 import { walk } from '../versions/walker';
+import { withResponseHeaders, type ResponseHeaders } from './response-headers';
 
 /** Response headers a browser script may read: tracing, limits, caching and auth challenges. */
 export const EXPOSED_HEADERS = ['Svc-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Last-Modified', 'WWW-Authenticate'];
+
+const EXPOSED = EXPOSED_HEADERS.join(',');
+const corsHeaders = (headers: ResponseHeaders) => {
+  headers.set('Access-Control-Allow-Origin', '*');
+  headers.set('Access-Control-Expose-Headers', EXPOSED);
+};
 
 /**
  * Member tokens may be used from browsers (CONTRACT section 14): any origin, the `Authorization`
@@ -28,24 +35,16 @@ const answerCors = cors({
  * the project can be told to keep its key server-side.
  */
 export const browsers = () =>
-  createMiddleware<AppEnv>(async (c, next) => {
+  createMiddleware<AppEnv>((c, next) => {
     // Every version's description is open to browsers, so a reference page anywhere can load it.
     const answers = walk.answersCors(c.get('version')) || isDescriptionPath(c.req.path, c.get('base'));
-    if (answers && c.req.method === 'OPTIONS') {
-      const preflight = await answerCors(c, next);
-      if (preflight) return preflight;
-    } else {
-      await next();
-    }
-    // Set on the finished response, not before `next()`: headers set early make Hono re-wrap the
-    // handler's response, which then leaves @hono/node-server's fast path for a web stream.
-    if (answers && c.req.method !== 'OPTIONS') {
-      c.res.headers.set('Access-Control-Allow-Origin', '*');
-      c.res.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS.join(','));
-    }
-    flagApiKeyFromBrowser(c);
+    // A preflight carries no credential, so there is nothing to flag.
+    if (answers && c.req.method === 'OPTIONS') return answerCors(c, next);
+    const done = answers ? withResponseHeaders(c, next, corsHeaders) : next();
+    // Only a request from a browser (an `Origin` header) can be flagged, once authenticated.
+    return c.req.header('Origin') === undefined ? done : done.then(() => flagApiKeyFromBrowser(c));
   });
 
 function flagApiKeyFromBrowser(c: Context<AppEnv>): void {
-  if (c.req.header('Origin') !== undefined && c.get('caller')?.principal.kind === 'project') c.get('logFlags').push('apiKeyFromBrowser');
+  if (c.get('caller')?.principal.kind === 'project') c.get('logFlags').push('apiKeyFromBrowser');
 }

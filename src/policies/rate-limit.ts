@@ -3,19 +3,20 @@ import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
 import type { RateLimitDecision } from '../services/rate-limiter';
+import { withResponseHeaders } from './response-headers';
 
 /** Every limit is per minute (CONTRACT sections 1 and 11). */
 export const WINDOW_SECONDS = 60;
+
+const policyValue = (policy: string, limit: number) => `"${policy}";q=${limit};w=${WINDOW_SECONDS}`;
+const countsValue = (policy: string, decision: RateLimitDecision) => `"${policy}";r=${decision.remaining};t=${decision.resetSeconds}`;
 
 /**
  * `RateLimit-Policy` and `RateLimit` in the syntax of the IETF httpapi ratelimit-headers draft,
  * e.g. `"default";q=120;w=60` and `"default";r=119;t=60`.
  */
 export function rateLimitHeaders(policy: string, decision: RateLimitDecision): Record<string, string> {
-  return {
-    'RateLimit-Policy': `"${policy}";q=${decision.limit};w=${WINDOW_SECONDS}`,
-    RateLimit: `"${policy}";r=${decision.remaining};t=${decision.resetSeconds}`,
-  };
+  return { 'RateLimit-Policy': policyValue(policy, decision.limit), RateLimit: countsValue(policy, decision) };
 }
 
 /** The headers of a refused request: the counts and when to come back. */
@@ -28,8 +29,10 @@ export function refusedHeaders(policy: string, decision: RateLimitDecision): Rec
  * an OAuth client), whatever version or credential place it came through. Every response to an
  * authenticated caller carries the counts, errors and 304s included; over the limit: 429.
  */
-export const rateLimit = (config: Pick<Config, 'rateLimitPerMinute'>, services: Pick<Services, 'rateLimiter'>) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+export const rateLimit = (config: Pick<Config, 'rateLimitPerMinute'>, services: Pick<Services, 'rateLimiter'>) => {
+  // The policy's value changes only with the limit: spelled once, not per request.
+  const configured = policyValue('default', config.rateLimitPerMinute);
+  return createMiddleware<AppEnv>(async (c, next) => {
     const caller = c.get('caller');
     if (!caller) return next();
     const { kind, id } = caller.principal;
@@ -37,6 +40,11 @@ export const rateLimit = (config: Pick<Config, 'rateLimitPerMinute'>, services: 
     if (!decision.allowed) {
       throw new ApiError('svc/rateLimited', `More than ${decision.limit} requests this minute for ${kind} ${id}; retry in ${decision.resetSeconds} s.`, refusedHeaders('default', decision));
     }
-    await next();
-    for (const [name, value] of Object.entries(rateLimitHeaders('default', decision))) c.res.headers.set(name, value);
+    const policy = decision.limit === config.rateLimitPerMinute ? configured : policyValue('default', decision.limit);
+    const counts = countsValue('default', decision);
+    return withResponseHeaders(c, next, (headers) => {
+      headers.set('RateLimit-Policy', policy);
+      headers.set('RateLimit', counts);
+    });
   });
+};

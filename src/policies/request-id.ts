@@ -1,13 +1,14 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
+import { withResponseHeaders } from './response-headers';
 
 export const REQUEST_ID_HEADER = 'Svc-Request-Id';
 
 /** A fresh id for every request, on every response (CONTRACT section 13); never taken from the caller. */
 export const requestId = () =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    c.set('requestId', crypto.randomUUID());
+  createMiddleware<AppEnv>((c, next) => {
+    const id = crypto.randomUUID();
+    c.set('requestId', id);
     c.set('logFlags', []);
-    await next();
-    c.res.headers.set(REQUEST_ID_HEADER, c.get('requestId'));
+    return withResponseHeaders(c, next, (headers) => headers.set(REQUEST_ID_HEADER, id));
   });

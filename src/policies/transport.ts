@@ -6,6 +6,7 @@ import { ApiError } from '../errors/api-error';
 import { queryHoldsCredential } from '../core/query-string';
 import type { ConnectionInfo } from '../services/connection';
 import { HEALTH_PATHS } from './health-paths';
+import { withResponseHeaders, type ResponseHeaders } from './response-headers';
 
 /** One year: what browsers need to keep going straight to https. */
 export const HSTS = 'max-age=31536000';
@@ -53,9 +54,10 @@ export const transport = (config: Pick<Config, 'trustProxy' | 'httpsRedirectUnti
         Connection: 'Upgrade',
       });
     }
-    await next();
-    if (secure) c.res.headers.set('Strict-Transport-Security', HSTS);
+    return secure ? withResponseHeaders(c, next, setHsts) : next();
   });
+
+const setHsts = (headers: ResponseHeaders) => headers.set('Strict-Transport-Security', HSTS);
 
 /**
  * 301 for GET and HEAD, 308 for other methods so the method and body are kept. The target is the

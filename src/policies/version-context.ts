@@ -4,34 +4,38 @@ import { ApiError } from '../errors/api-error';
 import type { Clock } from '../services/clock';
 import type { Version } from '../versions/version';
 import { resolveVersion, walk } from '../versions/walker';
+import { withResponseHeaders } from './response-headers';
 
 /**
  * Tells every later step which version the path belongs to, and stamps the version's own
  * response headers (v1: Deprecation, Sunset) on whatever comes back, errors and redirects included.
  */
 export const versionContext = (versions: readonly Version[]) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+  createMiddleware<AppEnv>((c, next) => {
     const resolved = resolveVersion(versions, c.req.path);
-    c.set('version', resolved?.version);
+    const version = resolved?.version;
+    c.set('version', version);
     c.set('base', resolved?.base ?? '');
-    await next();
-    walk.headers(resolved?.version, c.res.headers);
+    if (!walk.hasHeaders(version)) return next();
+    return withResponseHeaders(c, next, (headers) => walk.headers(version, headers));
   });
 
 /** A retired version answers 410 to every request from its retirement instant on, and during its brownouts. */
 export const retirement = (clock: Clock) =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    const retiredAt = walk.retiredAt(c.get('version'));
+  createMiddleware<AppEnv>((c, next) => {
+    const version = c.get('version');
+    const retiredAt = walk.retiredAt(version);
+    if (retiredAt === undefined && !walk.hasBrownouts(version)) return next();
     if (retiredAt !== undefined && clock.now() >= retiredAt) {
-      throw new ApiError('svc/gone', `${c.get('version')!.name} was retired on ${new Date(retiredAt).toISOString()}; use /v2 at the same paths.`);
+      throw new ApiError('svc/gone', `${version!.name} was retired on ${new Date(retiredAt).toISOString()}; use /v2 at the same paths.`);
     }
     // A brownout answers exactly as retirement will, for its interval only.
-    const brownout = walk.brownoutAt(c.get('version'), clock.now());
+    const brownout = walk.brownoutAt(version, clock.now());
     if (brownout) {
       c.get('logFlags').push('brownout');
       const until = new Date(brownout.end).toISOString();
       const retires = retiredAt === undefined ? '' : ` ahead of its retirement on ${new Date(retiredAt).toISOString()}`;
-      throw new ApiError('svc/gone', `${c.get('version')!.name} is switched off until ${until}${retires}; use /v2 at the same paths.`);
+      throw new ApiError('svc/gone', `${version!.name} is switched off until ${until}${retires}; use /v2 at the same paths.`);
     }
-    await next();
+    return next();
   });

@@ -6,39 +6,63 @@ import { collectionEnvelope } from '../core/envelope';
 import { fnv64Hex, hex64 } from '../core/hash';
 import { RawJson, renderJson } from '../core/json-body';
 import { parseListQuery } from '../core/list-query';
+import { pathname, queryParams } from '../core/query-string';
 import { ENUMERATIONS, RESOURCE_NAMES } from '../core/resources';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
 import { requireAccess } from '../policies/auth';
+import { respond } from '../policies/response-headers';
 import type { DetailMeta, ResourceName, Scope } from '../services/record-source';
 import type { JsonObject, Version } from '../versions/version';
 import { walk } from '../versions/walker';
+import { PageCache } from './page-cache';
 
 const ALLOW = 'GET, HEAD';
-const JSON_TYPE = { 'Content-Type': 'application/json' };
+const JSON_TYPE = { 'content-type': 'application/json' };
 
 const methodNotAllowed = (c: Context<AppEnv>): never => {
   throw new ApiError('svc/methodNotAllowed', `${c.req.method} is not allowed here; use GET or HEAD.`, { Allow: ALLOW });
 };
 
-/** Records rewritten for an older version, kept by the stored record they came from (public data, bounded). */
-const REWRITTEN_MAX = 10_000;
-const rewritten = new WeakMap<Version, LRUCache<RawJson, RawJson>>();
+/**
+ * Records rewritten for an older version, kept by the stored record they came from (its key, or
+ * the object where the source gives none): public data, bounded by bytes.
+ */
+const REWRITTEN_BYTES = 4 * 1024 * 1024;
+type Rewritten = WeakMap<Version, LRUCache<number | RawJson, RawJson>>;
 const encoder = new TextEncoder();
 
 /**
  * A record in the caller's version: stored bytes as they are, unless a change of the version
  * rewrites records; then the record is parsed, walked and serialized once, and kept.
  */
-const recordFor = (version: Version, record: RawJson | JsonObject, resource: ResourceName): RawJson | JsonObject => {
+const recordFor = (rewritten: Rewritten, version: Version, record: RawJson | JsonObject, resource: ResourceName): RawJson | JsonObject => {
   if (!walk.rewritesRecords(version)) return record;
   if (!(record instanceof RawJson)) return walk.record(version, record, resource);
   let cache = rewritten.get(version);
-  if (!cache) rewritten.set(version, (cache = new LRUCache({ max: REWRITTEN_MAX })));
-  let out = cache.get(record);
-  if (!out) cache.set(record, (out = new RawJson(encoder.encode(JSON.stringify(walk.record(version, record.parse() as JsonObject, resource))))));
+  if (!cache) rewritten.set(version, (cache = new LRUCache({ maxSize: REWRITTEN_BYTES, sizeCalculation: (r) => r.bytes.byteLength + 64 })));
+  const key = record.key ?? record;
+  let out = cache.get(key);
+  if (!out) cache.set(key, (out = new RawJson(encoder.encode(JSON.stringify(walk.record(version, record.parse() as JsonObject, resource))))));
   return out;
 };
+
+/** Records share a handful of instants: each `Last-Modified` is spelled once. */
+const httpDates = new Map<string, string>();
+
+/** `Last-Modified` of a detail, from its RFC 3339 `meta.last_modified`. */
+function httpDate(meta: DetailMeta): string {
+  let date = httpDates.get(meta.last_modified);
+  if (date === undefined) {
+    date = new Date(meta.last_modified).toUTCString();
+    if (httpDates.size < 4096) httpDates.set(meta.last_modified, date);
+  }
+  return date;
+}
+
+/** A detail body in the caller's version. */
+const detailBody = (rewritten: Rewritten, version: Version, found: { record: unknown; meta: DetailMeta }, resource: ResourceName) =>
+  renderJson(walk.detail(version, { data: recordFor(rewritten, version, found.record as RawJson | JsonObject, resource), meta: found.meta }));
 
 /**
  * The resource routes of every version, relative to a version base: the v2 core (list queries,
@@ -49,20 +73,27 @@ const recordFor = (version: Version, record: RawJson | JsonObject, resource: Res
 export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const { source } = services;
+  // Kept per router: record keys and pages belong to this source.
+  const rewritten: Rewritten = new WeakMap();
+  const pages = source.immutable ? new PageCache() : undefined;
 
   const list = async (c: Context<AppEnv>, resource: ResourceName, scope?: Scope) => {
     requireAccess(c, resource);
     const version = c.get('version')!;
-    const url = new URL(c.req.url);
-    const requested = parseListQuery(url.searchParams, resource);
+    const url = c.req.url;
+    const key = pages?.keyOf(version, url);
+    const kept = key === undefined ? undefined : pages!.get(key);
+    if (kept) return respond(c, kept, 200, JSON_TYPE);
+    const requested = parseListQuery(queryParams(url), resource);
     const query = walk.listQuery(version, requested);
     const ctx = { requestId: c.get('requestId') };
     const page = source.stored ? await source.stored.list(resource, query, scope, ctx) : await source.list(resource, query, scope, ctx);
     if (!page) throw new ApiError('svc/notFound', `No ${scope!.parent} record has id "${scope!.id}".`);
     const walked = walk.page(version, { ...page, items: page.items as unknown as JsonObject[] }, requested);
-    const items = walked.items.map((r) => recordFor(version, r, resource) as JsonObject);
-    const body = collectionEnvelope({ ...walked, items }, url.pathname, c.req.url);
-    return c.body(renderJson(walk.collection(version, body)), 200, JSON_TYPE);
+    const items = walked.items.map((r) => recordFor(rewritten, version, r, resource) as JsonObject);
+    const body = renderJson(walk.collection(version, collectionEnvelope({ ...walked, items }, pathname(url), url)));
+    if (key !== undefined) pages!.set(key, body);
+    return respond(c, body, 200, JSON_TYPE);
   };
 
   const detail = async (c: Context<AppEnv>, resource: ResourceName) => {
@@ -72,17 +103,16 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
     const ctx = { requestId: c.get('requestId') };
     const found = source.stored ? await source.stored.get(resource, id, ctx) : await source.get(resource, id, ctx);
     if (!found) throw new ApiError('svc/notFound', `No ${resource} record has id "${id}".`);
-    const render = () => renderJson(walk.detail(version, { data: recordFor(version, found.record as RawJson | JsonObject, resource), meta: found.meta }));
     // The ETag is the hash of the body's bytes, whatever the source. A stored record carries the
     // hash of its v2 detail, so a version that serves the core's body needs no hashing at all.
     let body: Uint8Array<ArrayBuffer> | undefined;
-    const hash = 'etag' in found && !walk.rewritesDetails(version) ? found.etag : hex64(...fnv64Hex((body = render())));
-    const tag = `"${hash}"`;
-    const validators = { ETag: tag, 'Last-Modified': httpDate(found.meta) };
+    const stored = 'etag' in found && !walk.rewritesDetails(version);
+    const tag = `"${stored ? found.etag : hex64(...fnv64Hex((body = detailBody(rewritten, version, found, resource))))}"`;
+    const lastModified = httpDate(found.meta);
     if (notModified({ ifNoneMatch: c.req.header('If-None-Match'), ifModifiedSince: c.req.header('If-Modified-Since') }, tag, found.meta.last_modified)) {
-      return c.body(null, 304, validators);
+      return respond(c, null, 304, { etag: tag, 'last-modified': lastModified });
     }
-    return c.body(body ?? render(), 200, { ...JSON_TYPE, ...validators });
+    return respond(c, body ?? detailBody(rewritten, version, found, resource), 200, { 'content-type': 'application/json', etag: tag, 'last-modified': lastModified });
   };
 
   for (const resource of RESOURCE_NAMES) {
@@ -104,6 +134,3 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
   }
   return router;
 }
-
-/** `Last-Modified` of a detail, from its RFC 3339 `meta.last_modified`. */
-const httpDate = (meta: DetailMeta) => new Date(meta.last_modified).toUTCString();

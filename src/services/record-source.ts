@@ -88,4 +88,6 @@ export interface RecordSource {
   ready?(ctx: SourceContext): Promise<Readiness>;
   /** The same reads with records kept serialized; the core prefers them when present. */
   stored?: StoredReads;
+  /** Its answers never change while the process lives (the bundled dataset), so rendered answers may be kept. */
+  immutable?: boolean;
 }

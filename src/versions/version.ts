@@ -18,6 +18,9 @@ export interface CredentialRules {
   schemes: readonly Scheme[];
 }
 
+/** Where a change writes response headers: a `Headers`, or the policies' gathered headers (src/policies/response-headers.ts). */
+export type HeaderSink = Pick<Headers, 'set' | 'append'>;
+
 export interface RenderedError {
   contentType: string;
   body: unknown;
@@ -53,7 +56,7 @@ export interface VersionChange {
   collection?(body: JsonObject): JsonObject;
   detail?(body: JsonObject): JsonObject;
   error?(error: ApiError): RenderedError;
-  headers?(headers: Headers): void;
+  headers?(headers: HeaderSink): void;
 
   /**
    * The same difference in the version's OpenAPI description: edits the document the walker

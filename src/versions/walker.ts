@@ -2,13 +2,51 @@ import type { ApiError } from '../errors/api-error';
 import { intervalAt, type Interval } from '../migration/intervals';
 import type { OpenApiDocument } from '../openapi/types';
 import type { ListQuery, ResourceName } from '../services/record-source';
-import type { CredentialRules, JsonObject, PageResult, RenderedError, Version, VersionChange } from './version';
+import type { CredentialRules, HeaderSink, JsonObject, PageResult, RenderedError, Version, VersionChange } from './version';
 
 /** The canonical (v2) credential rules: the `Authorization` header, ApiKey or Bearer. */
 export const CORE_CREDENTIALS: CredentialRules = { places: ['authorization'], schemes: ['apikey', 'bearer'] };
 
 const chains = new WeakMap<Version, readonly VersionChange[]>();
 const credentialRules = new WeakMap<Version, CredentialRules>();
+const facts = new WeakMap<Version, VersionFacts>();
+
+/** What every request asks of a version's chain, worked out once per version. */
+interface VersionFacts {
+  outermostFirst: readonly VersionChange[];
+  errorChange: VersionChange | undefined;
+  headerChanges: readonly VersionChange[];
+  rewritesRecords: boolean;
+  rewritesDetails: boolean;
+  hasEnumerations: boolean;
+  previewOnly: boolean;
+  answersCors: boolean;
+  retiredAt: number | undefined;
+  hasBrownouts: boolean;
+}
+
+function factsOf(version: Version): VersionFacts {
+  let known = facts.get(version);
+  if (!known) {
+    const changes = chain(version);
+    const outermostFirst = [...changes].reverse();
+    const instants = changes.flatMap((ch) => (ch.retiredAt === undefined ? [] : [ch.retiredAt]));
+    known = {
+      outermostFirst,
+      errorChange: outermostFirst.find((ch) => ch.error),
+      headerChanges: changes.filter((ch) => ch.headers),
+      rewritesRecords: changes.some((ch) => ch.record),
+      rewritesDetails: changes.some((ch) => ch.record || ch.detail),
+      hasEnumerations: !changes.some((ch) => ch.withoutEnumerations),
+      previewOnly: changes.some((ch) => ch.previewOnly),
+      answersCors: !changes.some((ch) => ch.withoutCors),
+      retiredAt: instants.length > 0 ? Math.min(...instants) : undefined,
+      hasBrownouts: changes.some((ch) => ch.brownouts !== undefined && ch.brownouts.length > 0),
+    };
+    facts.set(version, known);
+  }
+  return known;
+}
 
 /**
  * A version's changes ordered from the core outward (a version's parent's changes come first),
@@ -30,7 +68,7 @@ export const walk = {
   },
   /** A list query in the caller's version, migrated to the core (outermost change first). */
   listQuery(version: Version, query: ListQuery): ListQuery {
-    return [...chain(version)].reverse().reduce((q, ch) => ch.listQuery?.(q) ?? q, query);
+    return factsOf(version).outermostFirst.reduce((q, ch) => ch.listQuery?.(q) ?? q, query);
   },
   page(version: Version, page: PageResult, requested: ListQuery): PageResult {
     return chain(version).reduce((p, ch) => ch.page?.(p, requested) ?? p, page);
@@ -46,19 +84,22 @@ export const walk = {
   },
   /** The error shape of the outermost change that defines one, if any. */
   error(version: Version | undefined, error: ApiError): RenderedError | undefined {
-    const renderer = [...chain(version)].reverse().find((ch) => ch.error);
-    return renderer?.error?.(error);
+    return version && factsOf(version).errorChange?.error?.(error);
   },
-  headers(version: Version | undefined, headers: Headers): void {
-    for (const ch of chain(version)) ch.headers?.(headers);
+  headers(version: Version | undefined, headers: HeaderSink): void {
+    if (version) for (const ch of factsOf(version).headerChanges) ch.headers!(headers);
+  },
+  /** Whether any change sets response headers. */
+  hasHeaders(version: Version | undefined): boolean {
+    return version !== undefined && factsOf(version).headerChanges.length > 0;
   },
   /** Whether any change rewrites records (then the core must parse the records it serves). */
   rewritesRecords(version: Version): boolean {
-    return chain(version).some((ch) => ch.record);
+    return factsOf(version).rewritesRecords;
   },
   /** Whether a detail body differs from the core's (a record or detail change applies). */
   rewritesDetails(version: Version): boolean {
-    return chain(version).some((ch) => ch.record || ch.detail);
+    return factsOf(version).rewritesDetails;
   },
   /** The core's description, edited in place by each change from the core outward. */
   describe(version: Version, doc: OpenApiDocument): OpenApiDocument {
@@ -66,17 +107,20 @@ export const walk = {
     return doc;
   },
   hasEnumerations(version: Version): boolean {
-    return !chain(version).some((ch) => ch.withoutEnumerations);
+    return factsOf(version).hasEnumerations;
   },
   previewOnly(version: Version): boolean {
-    return chain(version).some((ch) => ch.previewOnly);
+    return factsOf(version).previewOnly;
   },
   answersCors(version: Version | undefined): boolean {
-    return version !== undefined && !chain(version).some((ch) => ch.withoutCors);
+    return version !== undefined && factsOf(version).answersCors;
   },
   retiredAt(version: Version | undefined): number | undefined {
-    const instants = chain(version).flatMap((ch) => (ch.retiredAt === undefined ? [] : [ch.retiredAt]));
-    return instants.length > 0 ? Math.min(...instants) : undefined;
+    return version && factsOf(version).retiredAt;
+  },
+  /** Whether any change announces brownouts (then every request asks `brownoutAt`). */
+  hasBrownouts(version: Version | undefined): boolean {
+    return version !== undefined && factsOf(version).hasBrownouts;
   },
   /** The brownout interval `now` falls in, if the version has one. */
   brownoutAt(version: Version | undefined, now: number): Interval | undefined {

@@ -41,6 +41,12 @@ declare module '*/generated/taxa.index.json' {
   export default index;
 }
 
+/** The pieces the worker carries itself (`npm run compile:data`), a Data module (see wrangler.toml). */
+declare module '*/generated/hot.bin' {
+  const bytes: ArrayBuffer;
+  export default bytes;
+}
+
 /** The docs page's UI files, imported as Text modules (see wrangler.toml). */
 declare module 'swagger-ui-dist/swagger-ui-bundle.js' {
   const text: string;

@@ -5,6 +5,7 @@ import type { AnyRecord, Detail, ListPage, ListQuery, RecordSource, ResourceName
 import { PAGE_SIZE } from '../record-source';
 import { compileDataset } from './compile/index';
 import { CompiledResource } from './compiled/resource';
+import { PieceCache } from './compiled/piece-cache';
 import { memoryStore, type SectionStore } from './compiled/store';
 import { ResultCache } from './result-cache';
 
@@ -17,15 +18,23 @@ import { ResultCache } from './result-cache';
 export class BundledSource implements RecordSource {
   private readonly resources: Record<ResourceName, CompiledResource>;
   private readonly results: ResultCache;
-  /** One `RawJson` per record position, so whatever is derived from a record can be kept by identity. */
-  private readonly raw: Record<ResourceName, Array<RawJson | undefined>>;
+  /** Each resource's first record key: a record's key is its resource's base plus its position. */
+  private readonly keyBase: Record<ResourceName, number>;
   readonly stored: StoredReads;
+  /** The compiled dataset is fixed for the life of the process. */
+  readonly immutable = true;
 
-  constructor(from: Dataset | SectionStore) {
+  /** @param pieces the budget for the pieces kept once read (`DEFAULT_PIECE_BYTES` by default). */
+  constructor(from: Dataset | SectionStore, pieces: PieceCache = new PieceCache()) {
     const store = 'meta' in from && 'load' in from ? from : memoryStore(compileDataset(from));
-    this.resources = Object.fromEntries(RESOURCE_NAMES.map((r) => [r, new CompiledResource(store, r, store.meta.resources[r]!)])) as Record<ResourceName, CompiledResource>;
+    this.resources = Object.fromEntries(RESOURCE_NAMES.map((r, slot) => [r, new CompiledResource(store, r, store.meta.resources[r]!, pieces, slot)])) as Record<ResourceName, CompiledResource>;
     this.results = new ResultCache(this.resources);
-    this.raw = Object.fromEntries(RESOURCE_NAMES.map((r) => [r, []])) as unknown as Record<ResourceName, Array<RawJson | undefined>>;
+    this.keyBase = {} as Record<ResourceName, number>;
+    let next = 0;
+    for (const r of RESOURCE_NAMES) {
+      this.keyBase[r] = next;
+      next += this.resources[r].count;
+    }
     this.stored = { list: (r, q, s) => this.storedList(r, q, s), get: (r, id) => this.storedGet(r, id) };
   }
 
@@ -53,15 +62,15 @@ export class BundledSource implements RecordSource {
     const offset = (query.page - 1) * PAGE_SIZE;
     const { positions, total } = await this.results.window(resource, query, scope && { parent: scope.parent, at: parentAt! }, offset, PAGE_SIZE);
     const bytes = await this.resources[resource].records(positions);
-    const raw = this.raw[resource];
-    return { items: bytes.map((b, i) => (raw[positions[i]!] ??= new RawJson(b))), total, page: query.page, perPage: PAGE_SIZE };
+    const base = this.keyBase[resource];
+    return { items: bytes.map((b, i) => new RawJson(b, base + positions[i]!)), total, page: query.page, perPage: PAGE_SIZE };
   }
 
   private async storedGet(resource: ResourceName, id: string): Promise<StoredDetail | undefined> {
     const compiled = this.resources[resource];
     const at = await compiled.position(id);
     if (at === undefined) return undefined;
-    const [[record], facts] = await Promise.all([compiled.records([at]), compiled.recordFacts(at)]);
-    return { record: (this.raw[resource][at] ??= new RawJson(record!)), meta: { last_modified: facts.lastModified, ...facts.counts }, etag: facts.etag };
+    const found = await compiled.record(at);
+    return { record: new RawJson(found.bytes, this.keyBase[resource] + at), meta: { last_modified: found.lastModified, ...found.counts }, etag: found.etag };
   }
 }

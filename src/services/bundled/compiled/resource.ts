@@ -1,5 +1,6 @@
 import { readContainer, type SectionData } from './container';
 import { ORDER_CHUNK, RECORD_CHUNK, section, type ResourceMeta } from './layout';
+import { PieceCache } from './piece-cache';
 import type { SectionStore } from './store';
 
 const decoder = new TextDecoder();
@@ -11,7 +12,22 @@ interface RecordChunk {
   offsets: Uint32Array;
   etags: Uint32Array;
   lastModified: Uint32Array;
-  part: Part;
+  /** One array per name of `ResourceMeta.counts`, in that order. */
+  counts: Uint32Array[];
+}
+
+/** A chunk of the id index with its ids decoded once, so a lookup compares strings and decodes nothing. */
+interface IdChunk {
+  ids: string[];
+  positions: Uint32Array;
+}
+
+/** A record's stored bytes with its validators and detail counts. */
+export interface StoredRecord {
+  bytes: Uint8Array;
+  etag: string;
+  lastModified: string;
+  counts: Record<string, number>;
 }
 
 /** Like `Promise.all`, without a promise per value when every value is already there (a warm store). */
@@ -30,43 +46,61 @@ function rfc3339(seconds: number): string {
   return text;
 }
 
+const hex8 = (n: number) => n.toString(16).padStart(8, '0');
+
+/** Resources a `PieceCache` can tell apart by the numeric keys of their record chunks. */
+const SLOTS = 16;
+
 /**
  * One resource of the compiled dataset: records by position (default, numeric-aware id order),
  * their stored bytes and validators, field orders and child lists. Sections are loaded on first
- * use; nothing is decoded but what a request touches.
+ * use; nothing is decoded but what a request touches. Chunk pieces are kept in a `PieceCache`
+ * (bounded, shared); the whole-resource sections (ranks, child lists, order chunks) are few and
+ * small, and kept.
  */
 export class CompiledResource {
   private readonly derived = new Map<string, Uint32Array>();
-  private readonly opened = new Map<string, Part>();
-  /** Record chunks by index, their sections already looked up: the hot path of every page. */
-  private readonly recordChunks: Array<RecordChunk | undefined> = [];
+  private readonly fixed = new Map<string, Uint32Array>();
   private readonly orderChunks = new Map<string, Array<Uint32Array | undefined>>();
 
+  /**
+   * @param slot tells this resource's record chunks apart from other resources' in a shared cache (0-15).
+   */
   constructor(
     private readonly store: SectionStore,
     readonly name: string,
     readonly meta: ResourceMeta,
+    private readonly cache: PieceCache = new PieceCache(),
+    private readonly slot = 0,
   ) {}
 
   get count(): number {
     return this.meta.count;
   }
 
-  async u32(name: string): Promise<Uint32Array> {
-    return (await this.store.load(name)) as Uint32Array;
+  /** A whole-resource section (ranks, child lists), loaded once and kept. */
+  private async u32(name: string): Promise<Uint32Array> {
+    let known = this.fixed.get(name);
+    if (!known) this.fixed.set(name, (known = (await this.store.load(name)) as Uint32Array));
+    return known;
   }
 
-  /** A chunk piece (a small container of its own), opened once; synchronously when the store has it. */
-  part(name: string): Part | Promise<Part> {
-    const known = this.opened.get(name);
-    if (known) return known;
-    const open = (bytes: SectionData) => {
-      const part = readContainer<null>(bytes as Uint8Array);
-      this.opened.set(name, part);
-      return part;
+  /** A piece opened by `open` and kept in the cache under `key`; synchronously when the cache has it. */
+  private cached<T extends object>(key: string | number, name: string, open: (bytes: SectionData) => T): T | Promise<T> {
+    const held = this.cache.get(key);
+    if (held) return held as T;
+    const keep = (bytes: SectionData): T => {
+      const value = open(bytes);
+      this.cache.set(key, value, bytes.byteLength);
+      return value;
     };
     const loaded = this.store.load(name);
-    return loaded instanceof Promise ? loaded.then(open) : open(loaded);
+    return loaded instanceof Promise ? loaded.then(keep) : keep(loaded);
+  }
+
+  /** A chunk piece (a small container of its own), opened once while cached; synchronously when it is. */
+  part(name: string): Part | Promise<Part> {
+    return this.cached(name, name, (bytes) => readContainer<null>(bytes as Uint8Array));
   }
 
   /** The chunk pieces `name(k)` for every `k` in `ks`, fetched together. */
@@ -74,6 +108,18 @@ export class CompiledResource {
     const unique = [...new Set(ks)];
     const loaded = await settle(unique.map((k) => this.part(name(k))));
     return new Map(unique.map((k, i) => [k, loaded[i]!]));
+  }
+
+  private idChunk(k: number): IdChunk | Promise<IdChunk> {
+    const name = section.ids(this.name, k);
+    return this.cached(name, name, (bytes) => {
+      const part = readContainer<null>(bytes as Uint8Array);
+      const text = part.section('text') as Uint8Array;
+      const offsets = part.section('offsets') as Uint32Array;
+      const positions = part.section('positions') as Uint32Array;
+      const ids = Array.from({ length: positions.length }, (_, i) => decoder.decode(text.subarray(offsets[i]!, offsets[i + 1]!)));
+      return { ids, positions };
+    });
   }
 
   /** The position of the record with `id`: its id-index chunk by the fences, then a binary search. */
@@ -86,13 +132,11 @@ export class CompiledResource {
       else hi = mid - 1;
     }
     if (k < 0) return undefined;
-    const part = await this.part(section.ids(this.name, k));
-    const text = part.section('text') as Uint8Array;
-    const offsets = part.section('offsets') as Uint32Array;
-    const positions = part.section('positions') as Uint32Array;
-    for (let lo = 0, hi = positions.length - 1; lo <= hi; ) {
+    const chunk = this.idChunk(k);
+    const { ids, positions } = chunk instanceof Promise ? await chunk : chunk;
+    for (let lo = 0, hi = ids.length - 1; lo <= hi; ) {
       const mid = (lo + hi) >>> 1;
-      const candidate = decoder.decode(text.subarray(offsets[mid]!, offsets[mid + 1]!));
+      const candidate = ids[mid]!;
       if (candidate === id) return positions[mid]!;
       if (candidate < id) lo = mid + 1;
       else hi = mid - 1;
@@ -100,48 +144,46 @@ export class CompiledResource {
     return undefined;
   }
 
-  /** Record chunk `k`, opened once; synchronously when the store already holds it. */
+  /** Record chunk `k`, its sections looked up once while cached; synchronously when it is. */
   private recordChunk(k: number): RecordChunk | Promise<RecordChunk> {
-    const known = this.recordChunks[k];
-    if (known) return known;
-    const open = (part: Part): RecordChunk => {
-      const chunk = { json: part.section('json') as Uint8Array, offsets: part.section('offsets') as Uint32Array, etags: part.section('etags') as Uint32Array, lastModified: part.section('lastModified') as Uint32Array, part };
-      this.recordChunks[k] = chunk;
-      return chunk;
-    };
-    const part = this.part(section.records(this.name, k));
-    return part instanceof Promise ? part.then(open) : open(part);
+    return this.cached(this.slot + SLOTS * k, section.records(this.name, k), (bytes) => {
+      const part = readContainer<null>(bytes as Uint8Array);
+      return {
+        json: part.section('json') as Uint8Array,
+        offsets: part.section('offsets') as Uint32Array,
+        etags: part.section('etags') as Uint32Array,
+        lastModified: part.section('lastModified') as Uint32Array,
+        counts: this.meta.counts.map((name) => part.section(`count.${name}`) as Uint32Array),
+      };
+    });
   }
 
   /** The canonical JSON bytes of the records at `positions`, in that order. */
   async records(positions: ArrayLike<number>): Promise<Uint8Array[]> {
-    let missing: Array<Promise<RecordChunk>> | undefined;
+    const chunks: Array<RecordChunk | Promise<RecordChunk>> = new Array(positions.length);
+    let missing = false;
     for (let i = 0; i < positions.length; i++) {
-      const chunk = this.recordChunk((positions[i]! / RECORD_CHUNK) | 0);
-      if (chunk instanceof Promise) (missing ??= []).push(chunk);
+      const chunk = (chunks[i] = this.recordChunk((positions[i]! / RECORD_CHUNK) | 0));
+      if (chunk instanceof Promise) missing = true;
     }
-    if (missing) await Promise.all(missing);
+    const ready = missing ? await Promise.all(chunks) : (chunks as RecordChunk[]);
     const out: Uint8Array[] = new Array(positions.length);
     for (let i = 0; i < positions.length; i++) {
-      const at = positions[i]!;
-      const { json, offsets } = this.recordChunks[(at / RECORD_CHUNK) | 0]!;
-      const local = at % RECORD_CHUNK;
+      const { json, offsets } = ready[i]!;
+      const local = positions[i]! % RECORD_CHUNK;
       out[i] = json.subarray(offsets[local]!, offsets[local + 1]!);
     }
     return out;
   }
 
-  /** A record's validators and detail counts, from its chunk. */
-  async recordFacts(at: number): Promise<{ etag: string; lastModified: string; counts: Record<string, number> }> {
-    const { etags, lastModified, part } = await this.recordChunk((at / RECORD_CHUNK) | 0);
+  /** The record at `at` with its validators and detail counts, from its chunk. */
+  async record(at: number): Promise<StoredRecord> {
+    const loaded = this.recordChunk((at / RECORD_CHUNK) | 0);
+    const { json, offsets, etags, lastModified, counts } = loaded instanceof Promise ? await loaded : loaded;
     const i = at % RECORD_CHUNK;
-    const counts: Record<string, number> = {};
-    for (const name of this.meta.counts) counts[name] = (part.section(`count.${name}`) as Uint32Array)[i]!;
-    return {
-      etag: etags[2 * i]!.toString(16).padStart(8, '0') + etags[2 * i + 1]!.toString(16).padStart(8, '0'),
-      lastModified: rfc3339(lastModified[i]!),
-      counts,
-    };
+    const named: Record<string, number> = {};
+    for (let n = 0; n < counts.length; n++) named[this.meta.counts[n]!] = counts[n]![i]!;
+    return { bytes: json.subarray(offsets[i]!, offsets[i + 1]!), etag: hex8(etags[2 * i]!) + hex8(etags[2 * i + 1]!), lastModified: rfc3339(lastModified[i]!), counts: named };
   }
 
   /** Dense ranks of `field` by position; `id` ranks are the positions themselves (undefined). */

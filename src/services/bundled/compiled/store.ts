@@ -3,7 +3,8 @@ import type { CompiledMeta } from './layout';
 
 /**
  * Where the sections of a compiled dataset come from: one buffer in memory (Node, tests), or
- * pieces fetched on first use and kept (Workers Static Assets). Each section is loaded once.
+ * pieces read or fetched when asked for (files on Node, Workers Static Assets). What is kept,
+ * and for how long, is the reader's choice (`CompiledResource`, a bounded `PieceCache`).
  */
 export interface SectionStore {
   meta: CompiledMeta;
@@ -23,22 +24,14 @@ export function viewAs(type: SectionType, bytes: Uint8Array): SectionData {
   return new Typed(aligned.buffer as ArrayBuffer, aligned.byteOffset, aligned.byteLength / Typed.BYTES_PER_ELEMENT);
 }
 
-/**
- * The sections read piece by piece with a synchronous `readPiece` (a local file on Node), each
- * kept once read: memory holds only the pieces requests touched.
- */
+/** The sections read piece by piece with a synchronous `readPiece` (a local file on Node). */
 export function syncPieceStore(index: PieceIndex, readPiece: (name: string) => Uint8Array): SectionStore {
-  const views = new Map<string, SectionData>();
   return {
     meta: index.meta,
     load(name) {
-      let view = views.get(name);
-      if (!view) {
-        const entry = index.sections[name];
-        if (!entry) throw new Error(`compiled dataset has no section ${name}`);
-        views.set(name, (view = viewAs(entry.type, readPiece(pieceName(name)))));
-      }
-      return view;
+      const entry = index.sections[name];
+      if (!entry) throw new Error(`compiled dataset has no section ${name}`);
+      return viewAs(entry.type, readPiece(pieceName(name)));
     },
   };
 }
@@ -53,33 +46,28 @@ export interface PieceIndex {
 export const pieceName = (section: string) => `${section}.bin`;
 
 /**
- * The sections read piece by piece through `fetchPiece` (e.g. the assets binding), each kept once
- * read; concurrent first reads of one piece share a single fetch.
+ * The sections read piece by piece through `fetchPiece` (e.g. the assets binding); concurrent
+ * reads of one piece share a single fetch. Sections of `carried` (a container the reader already
+ * holds, e.g. bundled with the worker) are read from it without a fetch.
  */
-export function pieceStore(index: PieceIndex, fetchPiece: (name: string) => Promise<ArrayBuffer>): SectionStore {
-  const typed = (type: SectionType, buffer: ArrayBuffer): SectionData =>
-    viewAs(type, new Uint8Array(buffer));
-  const pieces = new Map<string, Promise<SectionData>>();
-  const views = new Map<string, SectionData>();
+export function pieceStore(index: PieceIndex, fetchPiece: (name: string) => Promise<ArrayBuffer>, carried?: Uint8Array): SectionStore {
+  const pending = new Map<string, Promise<SectionData>>();
+  const local = carried && readContainer<null>(carried);
+  const held = new Set(local?.names);
   return {
     meta: index.meta,
     load(name) {
-      const ready = views.get(name);
-      if (ready) return ready;
-      let pending = pieces.get(name);
-      if (!pending) {
+      if (held.has(name)) return local!.section(name);
+      let loading = pending.get(name);
+      if (!loading) {
         const entry = index.sections[name];
         if (!entry) throw new Error(`compiled dataset has no section ${name}`);
-        pending = fetchPiece(pieceName(name)).then((buffer) => {
-          const view = typed(entry.type, buffer);
-          views.set(name, view);
-          pieces.delete(name);
-          return view;
-        });
-        pending.catch(() => pieces.delete(name));
-        pieces.set(name, pending);
+        loading = fetchPiece(pieceName(name)).then((buffer) => viewAs(entry.type, new Uint8Array(buffer)));
+        const done = () => void pending.delete(name);
+        loading.then(done, done);
+        pending.set(name, loading);
       }
-      return pending;
+      return loading;
     },
   };
 }

@@ -1,0 +1,84 @@
+/**
+ * A CPU profile of the Node gateway under load, for finding what a request costs:
+ *
+ *   npx tsx scripts/compile-data.ts --if-stale && npx tsx bench/profile.ts page [seconds]
+ *
+ * Cases: page, sorted, detail, v1, search. Starts `src/node.ts` with `node --cpu-prof` on an
+ * ephemeral loopback port, drives it with autocannon (10 connections, 1 s warm-up, then
+ * `seconds`, 5 by default), stops it, and prints the functions with the most self time, then the
+ * profile's path (open it in Chrome DevTools for the whole picture). Sampling is by wall clock:
+ * time in system calls (the socket write) includes waiting for a CPU on a busy machine, so compare
+ * JavaScript functions with each other. Not part of `npm test`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const which = process.argv[2] ?? 'page';
+const seconds = Number(process.argv[3] ?? 5);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const pages = Array.from({ length: 500 }, (_, k) => k + 1);
+const PATHS: Record<string, string[]> = {
+  page: pages.map((p) => `/v2/species?page=${p}`),
+  sorted: pages.map((p) => `/v2/species?order[common_name]=asc&page=${p}`),
+  detail: ['ABBA', 'ABAM', 'PIAB', 'QUAL', 'ACRU', 'ABLA', 'ACSA3', 'PIPO'].map((s) => `/v2/species/${s}`),
+  v1: pages.map((p) => `/v1/species?page=${p}`),
+  search: ['abies', 'rosa', 'quercus', 'pinus', 'carex', 'salix', 'acer', 'juncus'].map((g) => `/v2/species?q=${g}`),
+};
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+}
+
+/** Self time by function, largest first. */
+function summary(file: string, top = 30): string {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const { functionName, url } = byId.get(id)!.callFrame;
+    const name = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(`file://${ROOT}`, '')}`;
+    self.set(name, (self.get(name) ?? 0) + profile.timeDeltas[i]!);
+    total += profile.timeDeltas[i]!;
+  });
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${name}`).join('\n');
+}
+
+async function main(): Promise<void> {
+  const list = PATHS[which];
+  if (!list) throw new Error(`unknown case ${which}; one of ${Object.keys(PATHS).join(', ')}`);
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-profile-'));
+  const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, '--import', 'tsx', 'src/node.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000000', TOKEN_SIGNING_SECRET: 'bench' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffer = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const found = /"gateway listening","port":(\d+)/.exec(buffer);
+      if (found) resolve(Number(found[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`gateway exited with ${code}`)));
+  });
+  let i = 0;
+  const drive = (duration: number) =>
+    autocannon({ url: `http://127.0.0.1:${port}`, connections: 10, duration, headers: { authorization: 'ApiKey demo-project-key' }, requests: [{ setupRequest: (req) => ({ ...req, path: list[i++ % list.length]! }) }] });
+  await drive(1);
+  const result = await drive(seconds);
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  const file = join(dir, readdirSync(dir).sort()[0]!);
+  console.log(`${which}: ${result.requests.total} requests in ${seconds} s (non-2xx: ${result.non2xx})\n\n${summary(file)}\n\nprofile: ${file}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,82 @@
+import type { Context, Next } from 'hono';
+import type { AppEnv } from '../env';
+
+/**
+ * The headers the policies put on every response (request id, HSTS, CORS, rate-limit counts, a
+ * version's own headers), gathered per request as plain pairs before the handler runs. The
+ * handlers and the error renderer build their response once with them (`respond`), so no
+ * `Headers` object is made and changed per policy: on Node that keeps @hono/node-server on its
+ * fast path of plain header objects. A response built any other way (a redirect, a preflight, a
+ * route outside the core) gets them set on its `Headers` when the policies are done, as before.
+ */
+export class ResponseHeaders {
+  /** Lower-case names, so a policy's header replaces a handler's of the same name in any spelling. */
+  private readonly fields: Record<string, string> = {};
+  /** Names whose value is added after a handler's own rather than replacing it (rare: v1's `Link`). */
+  private appended: Record<string, true> | undefined;
+
+  /** Replaces any value of `name`, the handler's included. */
+  set(name: string, value: string): void {
+    const key = name.toLowerCase();
+    this.fields[key] = value;
+    if (this.appended) delete this.appended[key];
+  }
+
+  /** Adds a value after any other of `name` (`Link`): both survive, comma-joined as `Headers` does. */
+  append(name: string, value: string): void {
+    const key = name.toLowerCase();
+    const known = this.fields[key];
+    if (known === undefined) (this.appended ??= {})[key] = true;
+    this.fields[key] = known === undefined ? value : `${known}, ${value}`;
+  }
+
+  /** `own` (a handler's headers, any spelling) with these merged in, as one plain object. */
+  merged(own: Readonly<Record<string, string>>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const name in own) out[name.toLowerCase()] = own[name]!;
+    const { fields, appended } = this;
+    for (const key in fields) {
+      const before = appended?.[key] ? out[key] : undefined;
+      out[key] = before === undefined ? fields[key]! : `${before}, ${fields[key]!}`;
+    }
+    return out;
+  }
+
+  /** Sets them on a response built without them. */
+  applyTo(headers: Headers): void {
+    for (const key in this.fields) {
+      if (this.appended?.[key]) headers.append(key, this.fields[key]!);
+      else headers.set(key, this.fields[key]!);
+    }
+  }
+}
+
+/** Responses `respond` built: they already carry the policies' headers. */
+const carrying = new WeakSet<Response>();
+
+/**
+ * Runs `add` on the request's policy headers, then the rest of the chain. The first policy to
+ * add any (the outermost) owns them: once the chain is done, it sets them on a response that was
+ * not built with them.
+ */
+export function withResponseHeaders(c: Context<AppEnv>, next: Next, add: (headers: ResponseHeaders) => void): Promise<void> {
+  const known = c.get('responseHeaders');
+  if (known) {
+    add(known);
+    return next();
+  }
+  const headers = new ResponseHeaders();
+  c.set('responseHeaders', headers);
+  add(headers);
+  return next().then(() => {
+    if (!carrying.has(c.res)) headers.applyTo(c.res.headers);
+  });
+}
+
+/** A response with `headers` and every policy header of the request, built once. */
+export function respond(c: Context<AppEnv>, body: BodyInit | null, status: number, headers: Readonly<Record<string, string>>): Response {
+  const policy = c.get('responseHeaders');
+  const res = new Response(body, { status, headers: policy ? policy.merged(headers) : headers });
+  if (policy) carrying.add(res);
+  return res;
+}

@@ -1,0 +1,46 @@
+import { LRUCache } from 'lru-cache';
+import { CREDENTIAL_PARAMS, pairName, pathname, rawQueryPairs } from '../core/query-string';
+import type { Version } from '../versions/version';
+
+/** Rendered collection pages kept at most, in bytes: about 600 pages of 20 species. */
+export const PAGE_CACHE_BYTES = 8 * 1024 * 1024;
+
+/** Keys remembered as asked for once: about as many as pages the cache holds. */
+const SEEN_KEYS = 640;
+
+/**
+ * Collection bodies already rendered, for a source whose answers never change: a page asked for
+ * again is sent from these bytes. A body depends only on the version, the path and the query
+ * (links repeat them), never on the caller; access is checked before a page is looked up, and
+ * credential parameters are not part of the key (they are not part of the body either), so no
+ * secret is kept. Bounded by bytes, least recently used first out. A page is kept only when it is
+ * asked for a second time while its key is still among the last keys seen: a walk through more
+ * pages than the cache holds would otherwise replace every page before it is asked for again,
+ * paying for keeping them and never for serving them.
+ */
+export class PageCache {
+  private readonly lru: LRUCache<string, Uint8Array<ArrayBuffer>>;
+  private readonly seen: LRUCache<string, true>;
+
+  constructor(maxBytes = PAGE_CACHE_BYTES, seenKeys = SEEN_KEYS) {
+    this.lru = new LRUCache({ maxSize: maxBytes, sizeCalculation: (body, key) => body.buffer.byteLength + key.length });
+    this.seen = new LRUCache({ max: seenKeys });
+  }
+
+  /** The key of a request's page: version, path and the query without credential parameters. */
+  keyOf(version: Version, url: string): string {
+    let key = `${version.name} ${pathname(url)}?`;
+    for (const pair of rawQueryPairs(url)) if (!CREDENTIAL_PARAMS.has(pairName(pair))) key += `${pair}&`;
+    return key;
+  }
+
+  get(key: string): Uint8Array<ArrayBuffer> | undefined {
+    return this.lru.get(key);
+  }
+
+  /** Keeps `body` if its key was seen recently; otherwise only remembers the key. */
+  set(key: string, body: Uint8Array<ArrayBuffer>): void {
+    if (this.seen.has(key)) this.lru.set(key, body);
+    else this.seen.set(key, true);
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * What the gateway keeps to answer again cheaply: rendered collection pages (for a source that
+ * never changes) and the dataset's pieces (bounded). Kept answers must be the answers: the same
+ * bytes, for the same version, path and query only, after the caller's access is checked, with
+ * no credential in any key, and within their byte budget.
+ */
+import { describe, expect, it } from 'vitest';
+import { fileStore } from '../../src/node';
+import { BundledSource } from '../../src/services/bundled/bundled-source';
+import { PieceCache } from '../../src/services/bundled/compiled/piece-cache';
+import { pieceStore, type PieceIndex, type SectionStore } from '../../src/services/bundled/compiled/store';
+import { readFileSync } from 'node:fs';
+import { HOT, INDEX } from '../../scripts/compile-data';
+import type { ListPage, RecordSource } from '../../src/services/record-source';
+import { PageCache } from '../../src/routes/page-cache';
+import { v2 } from '../../src/versions';
+import { DEMO, json, testApp } from '../support/harness';
+
+describe('rendered pages', () => {
+  it('are kept by version, path and query, with credential parameters left out of the key', () => {
+    const pages = new PageCache();
+    const key = pages.keyOf(v2, 'https://h/v1/species?key=s3cret-key&q=fir&token=t0ken&page=2');
+    expect(key).not.toMatch(/s3cret|t0ken/);
+    expect(key).toBe(pages.keyOf(v2, 'https://h/v1/species?q=fir&page=2'));
+    expect(key).not.toBe(pages.keyOf(v2, 'https://h/v1/species?page=2&q=fir'));
+    expect(key).not.toBe(pages.keyOf(v2, 'https://h/api/v1/species?q=fir&page=2'));
+  });
+
+  it('are kept once asked for again while the key is recent, never by a walk through more pages than are remembered', () => {
+    const pages = new PageCache(1024 * 1024, 3);
+    const body = (n: number) => new TextEncoder().encode(`{"page":${n}}`) as Uint8Array<ArrayBuffer>;
+    const key = (n: number) => pages.keyOf(v2, `https://h/v2/species?page=${n}`);
+    // A cycle through 5 pages with 3 keys remembered: each key is forgotten before it comes back.
+    for (let round = 0; round < 3; round++) for (let n = 1; n <= 5; n++) if (!pages.get(key(n))) pages.set(key(n), body(n));
+    for (let n = 1; n <= 5; n++) expect(pages.get(key(n))).toBeUndefined();
+    // Asked for again while remembered: kept, and answered from then on.
+    pages.set(key(9), body(9));
+    expect(pages.get(key(9))).toBeUndefined();
+    pages.set(key(9), body(9));
+    expect(new TextDecoder().decode(pages.get(key(9)))).toBe('{"page":9}');
+  });
+
+  it('answer the same bytes again, and a different query gets its own links', async () => {
+    const { get } = testApp();
+    const first = await (await get('/v2/species?order[common_name]=desc&page=3')).text();
+    expect(await (await get('/v2/species?order[common_name]=desc&page=3')).text()).toBe(first);
+    expect(await (await get('/v2/species?order[common_name]=desc&page=3')).text()).toBe(first);
+    const other = await json(await get('/v2/species?x=1&order[common_name]=desc&page=3'));
+    expect(other.links.self).toBe('/v2/species?x=1&order[common_name]=desc&page=3');
+    expect(JSON.stringify(other.data)).toBe(JSON.stringify(JSON.parse(first).data));
+  });
+
+  it('are served only after the caller’s access is checked', async () => {
+    const { get } = testApp();
+    expect((await get('/v2/families?page=2')).status).toBe(200);
+    expect((await get('/v2/families?page=2')).status).toBe(200);
+    const res = await get('/v2/families?page=2', { Authorization: DEMO.speciesOnlyKey });
+    expect(res.status).toBe(403);
+    expect((await json(res)).code).toBe('auth/forbidden');
+  });
+
+  /** A source whose one family changes its name between requests. */
+  function changing(immutable: boolean): RecordSource & { name: string } {
+    const source = {
+      name: 'first',
+      immutable,
+      list: async (): Promise<ListPage> => ({ items: [{ id: 'F', slug: 'f', name: source.name, common_name: null }], total: 1, page: 1, perPage: 20 }),
+      get: async () => undefined,
+    };
+    return source;
+  }
+
+  for (const immutable of [false, true]) {
+    it(`${immutable ? 'are kept' : 'are not kept'} for a source that says its answers ${immutable ? 'never change' : 'may change'}`, async () => {
+      const source = changing(immutable);
+      const { get } = testApp({ services: { source }, describes: false });
+      // Asked for twice: the second time a page is rendered it may be kept.
+      expect((await json(await get('/v2/families'))).data[0].name).toBe('first');
+      expect((await json(await get('/v2/families'))).data[0].name).toBe('first');
+      source.name = 'second';
+      expect((await json(await get('/v2/families'))).data[0].name).toBe(immutable ? 'first' : 'second');
+    });
+  }
+});
+
+describe('dataset pieces', () => {
+  /** The pieces on disk, counting every read. */
+  function countingStore(): SectionStore & { reads: number } {
+    const files = fileStore();
+    const store = { meta: files.meta, reads: 0, load: (name: string) => (store.reads++, files.load(name)) };
+    return store;
+  }
+
+  it('stay within their byte budget, and pieces dropped are read again with the same answers', async () => {
+    const store = countingStore();
+    const cache = new PieceCache(256 * 1024);
+    const small = new BundledSource(store, cache);
+    const reference = new BundledSource(fileStore());
+    const pages = [1, 400, 800, 1200, 1600];
+    for (const page of pages) {
+      const query = { q: undefined, order: [{ field: 'common_name', direction: 'desc' as const }], page };
+      expect(await small.list('species', query, undefined)).toEqual(await reference.list('species', query, undefined));
+      expect(cache.bytes).toBeGreaterThan(0);
+      expect(cache.bytes).toBeLessThanOrEqual(cache.maxBytes);
+    }
+    const readsBefore = store.reads;
+    // Page 1 again: its record chunks were dropped by the pages since, so they are read again.
+    const query = { q: undefined, order: [{ field: 'common_name', direction: 'desc' as const }], page: 1 };
+    await small.list('species', query, undefined);
+    expect(store.reads).toBeGreaterThan(readsBefore);
+    // A detail and a search through the same small cache answer as the reference does.
+    expect(await small.get('species', 'ABBA')).toEqual(await reference.get('species', 'ABBA'));
+    const search = { q: 'fir', order: [], page: 2 };
+    expect(await small.list('species', search, undefined)).toEqual(await reference.list('species', search, undefined));
+    expect(cache.bytes).toBeLessThanOrEqual(cache.maxBytes);
+  });
+
+  it('once read, are kept while the budget allows: a page read again reads nothing', async () => {
+    const store = countingStore();
+    const source = new BundledSource(store, new PieceCache());
+    const query = { q: undefined, order: [], page: 7 };
+    await source.list('species', query, undefined);
+    const reads = store.reads;
+    await source.list('species', query, undefined);
+    expect(store.reads).toBe(reads);
+  });
+});
+
+describe('pieces a worker carries', () => {
+  it('are read from its own container, without a fetch; every other piece is fetched once', async () => {
+    const index = JSON.parse(readFileSync(INDEX, 'utf8')) as PieceIndex;
+    const fetched: string[] = [];
+    const store = pieceStore(
+      index,
+      async (name) => {
+        fetched.push(name);
+        const bytes = readFileSync(new URL(`../../generated/assets/${name}`, import.meta.url));
+        return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+      },
+      new Uint8Array(readFileSync(HOT)),
+    );
+    const source = new BundledSource(store);
+    const query = { q: undefined, order: [{ field: 'common_name', direction: 'desc' as const }], page: 2 };
+    expect(await source.list('species', query, undefined)).toEqual(await new BundledSource(fileStore()).list('species', query, undefined));
+    expect(fetched.length).toBeGreaterThan(0);
+    expect(fetched.every((name) => name.startsWith('species.records.'))).toBe(true);
+    expect(new Set(fetched).size).toBe(fetched.length);
+  });
+});

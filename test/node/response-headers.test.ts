@@ -1,0 +1,64 @@
+/**
+ * The policies' response headers are gathered as plain pairs and merged once: into a response
+ * the core builds with `respond`, or set on any other response when the policies are done. Either
+ * way a client sees each header once, with the policy's value, and a version's `Link` next to a
+ * handler's own.
+ */
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import type { AppEnv } from '../../src/env';
+import { requestId } from '../../src/policies/request-id';
+import { respond, ResponseHeaders } from '../../src/policies/response-headers';
+import { versionContext } from '../../src/policies/version-context';
+import type { Version } from '../../src/versions/version';
+
+describe('ResponseHeaders', () => {
+  it('merges into a handler’s headers: lower-case names, the policy’s value wins, an appended value follows the handler’s', () => {
+    const headers = new ResponseHeaders();
+    headers.set('Svc-Request-Id', 'abc');
+    headers.set('Content-Type', 'application/problem+json');
+    headers.append('Link', '<https://guide>; rel="deprecation"');
+    expect(headers.merged({ 'Content-Type': 'application/json', LINK: '</v1/species?page=2>; rel="next"', ETag: '"x"' })).toEqual({
+      'content-type': 'application/problem+json',
+      link: '</v1/species?page=2>; rel="next", <https://guide>; rel="deprecation"',
+      etag: '"x"',
+      'svc-request-id': 'abc',
+    });
+    // Nothing of the handler's to follow: the appended value stands alone.
+    expect(headers.merged({})).toEqual({ 'svc-request-id': 'abc', 'content-type': 'application/problem+json', link: '<https://guide>; rel="deprecation"' });
+  });
+
+  it('a later set replaces an appended value, as on Headers', () => {
+    const headers = new ResponseHeaders();
+    headers.append('Link', '<a>');
+    headers.set('link', '<b>');
+    expect(headers.merged({ Link: '<c>' })).toEqual({ link: '<b>' });
+  });
+});
+
+describe('policy headers on every kind of response', () => {
+  const linked: Version = {
+    name: 'linked',
+    bases: ['/linked'],
+    changes: [{ name: 'guide', description: 'Every response links the guide.', headers: (h) => (h.set('Deprecation', '@1'), h.append('Link', '<https://guide>; rel="deprecation"')) }],
+  };
+  const app = new Hono<AppEnv>();
+  app.use(requestId(), versionContext([linked]));
+  // Built by the core's way (headers merged once) and by Hono's own (headers set afterwards).
+  app.get('/linked/core', (c) => respond(c, '{}', 200, { 'Content-Type': 'application/json', Link: '</linked/core?page=2>; rel="next"' }));
+  app.get('/linked/text', (c) => c.text('plain', 200, { Link: '</linked/text?page=2>; rel="next"' }));
+  app.get('/linked/redirect', (c) => c.redirect('/linked/core', 301));
+
+  for (const [path, ownLink] of [
+    ['/linked/core', '</linked/core?page=2>; rel="next", '],
+    ['/linked/text', '</linked/text?page=2>; rel="next", '],
+    ['/linked/redirect', ''],
+  ] as const) {
+    it(`${path}: the request id, the version's headers, and each Link once`, async () => {
+      const res = await app.request(path);
+      expect(res.headers.get('Svc-Request-Id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers.get('Deprecation')).toBe('@1');
+      expect(res.headers.get('Link')).toBe(`${ownLink}<https://guide>; rel="deprecation"`);
+    });
+  }
+});
