@@ -7,6 +7,7 @@ import type { Principal } from '../services/credentials/credential-store';
 import type { ResourceName } from '../services/record-source';
 import type { CredentialPlace, CredentialRules, Scheme } from '../versions/version';
 import { isDescriptionPath } from '../openapi/names';
+import { findNewlineDigestEntry, newlineDigestWarning } from '../services/credentials/newline-digest';
 import { walk } from '../versions/walker';
 
 /** Every place a credential can arrive, whatever the version accepts. */
@@ -33,7 +34,7 @@ function label(place: CredentialPlace, scheme: Scheme | undefined, versionName: 
  * a credential in a place the version refuses is 401 even beside a valid one; otherwise the first
  * accepted place present is verified. Runs before anything touches data.
  */
-export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' | 'digest'>, realm: string) =>
+export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' | 'digest' | 'log'>, realm: string) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const version = c.get('version');
     // A version's description is public (CONTRACT section 15); nothing there is counted or limited.
@@ -62,12 +63,18 @@ export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' |
         throw challenge('auth/credentialNotAccepted', `${version.name} does not accept ${scheme === 'apikey' ? 'API keys' : 'Bearer tokens'}.`);
       }
       principal = await (scheme === 'apikey' ? services.credentials.apiKey(await services.digest(match[2]!)) : bearer(services, match[2]!, challenge));
-      if (!principal) throw challenge('auth/invalidCredential', 'The credential is not valid.', scheme === 'bearer');
+      if (!principal) {
+        await explainFailure(services, match[2]!, scheme === 'apikey' ? ['apiKey'] : ['personalToken']);
+        throw challenge('auth/invalidCredential', 'The credential is not valid.', scheme === 'bearer');
+      }
     } else {
       // Legacy places carry a bare secret: a project key, else a personal or OAuth token.
       const digest = await services.digest(chosen.value);
       principal = (await services.credentials.apiKey(digest)) ?? (await bearer(services, chosen.value, challenge));
-      if (!principal) throw challenge('auth/invalidCredential', 'The credential is not valid.');
+      if (!principal) {
+        await explainFailure(services, chosen.value, ['apiKey', 'personalToken']);
+        throw challenge('auth/invalidCredential', 'The credential is not valid.');
+      }
     }
     const caller: Caller = { principal, credential: label(chosen.place, scheme, version.name) };
     c.set('caller', caller);
@@ -76,6 +83,12 @@ export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' |
     }
     await next();
   });
+
+/** A secret that failed: logs a hint when the stored digest was made with a trailing newline. */
+async function explainFailure(services: Pick<Services, 'credentials' | 'digest' | 'log'>, secret: string, kinds: Array<'apiKey' | 'personalToken'>): Promise<void> {
+  const entry = await findNewlineDigestEntry(secret, services.digest, kinds.map((kind) => (digest: string) => services.credentials[kind](digest)));
+  if (entry) services.log(newlineDigestWarning(entry));
+}
 
 async function bearer(
   services: Pick<Services, 'credentials' | 'tokens' | 'digest'>,

@@ -17,7 +17,7 @@ const FORM = 'application/x-www-form-urlencoded';
  * `POST /oauth/token` (CONTRACT section 8): the OAuth 2.0 client credentials grant. Errors are
  * thrown as `oauth/*` codes, which the one renderer answers in the RFC 6749 5.2 shape.
  */
-export function oauthTokenRoute(config: Pick<Config, 'serviceName' | 'tokenRateLimitPerMinute'>, services: Pick<Services, 'credentials' | 'tokens' | 'rateLimiter'>): Hono<AppEnv> {
+export function oauthTokenRoute(config: Pick<Config, 'serviceName' | 'tokenRateLimitPerMinute'>, services: Pick<Services, 'credentials' | 'tokens' | 'rateLimiter' | 'log'>): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const limitBody = bodyLimit({
     maxSize: MAX_TOKEN_REQUEST_BYTES,
@@ -31,7 +31,7 @@ export function oauthTokenRoute(config: Pick<Config, 'serviceName' | 'tokenRateL
     const grantType = form.get('grant_type');
     if (!grantType) throw new ApiError('oauth/invalidRequest', 'grant_type is required.');
     if (grantType !== 'client_credentials') throw new ApiError('oauth/unsupportedGrantType', `grant_type ${grantType.slice(0, 40)} is not supported; use client_credentials.`);
-    const { principal: client, method } = await authenticateClient(c.req.header('Authorization'), form, services.credentials, config.serviceName);
+    const { principal: client, method } = await authenticateClient(c.req.header('Authorization'), form, services.credentials, config.serviceName, services.log);
     c.set('caller', { principal: client, credential: method });
     if (form.get('scope')) throw new ApiError('oauth/invalidScope', 'This server defines no scopes; omit scope to get the full access of the client.');
 
