@@ -50,10 +50,23 @@ export interface AppEnv {
     /** The API version the path belongs to, and the base path the caller used (`/api/v1`). */
     version: Version | undefined;
     base: string;
+    /** The effective host, once the host policy has let it through: the only one a `Location` is built from. */
+    host: string;
     caller: Caller | undefined;
     /** Extra facts for the access-log line, e.g. `apiKeyFromBrowser`. */
     logFlags: string[];
+    /** A refused credential, for the access-log line (CONTRACT section 18); never the secret. */
+    authFailure?: AuthFailureLog;
   };
+}
+
+/** What the access line says of a refused credential. */
+export interface AuthFailureLog {
+  /** `authorization`, `x-api-key`, `x-key`, `query:key`, `query:token`, `oauth:basic`, `oauth:body`. */
+  place: string;
+  code: string;
+  client_id: string | null;
+  source_address: string | null;
 }
 
 export interface AppDeps {

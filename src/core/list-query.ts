@@ -1,9 +1,12 @@
 import { ApiError } from '../errors/api-error';
 import type { ListQuery, OrderTerm, ResourceName } from './query';
 import { RESOURCES } from './resources';
+import { fold } from './text';
 
 export const MAX_QUERY_LENGTH = 200;
 const ORDER_PARAM = /^order\[(.*)\]$/;
+/** C0, DEL and C1: no record holds one, and a search text must never be able to reach past a field. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** `page`, `q` and `order[...]` of a collection request, validated (CONTRACT section 4). */
 export function parseListQuery(params: URLSearchParams, resource: ResourceName): ListQuery {
@@ -22,6 +25,7 @@ export function parseListQuery(params: URLSearchParams, resource: ResourceName):
   if (rawQ !== undefined && [...rawQ].length > MAX_QUERY_LENGTH) {
     throw new ApiError('svc/invalidParameter', `"q" may be at most ${MAX_QUERY_LENGTH} characters long.`);
   }
+  if (rawQ !== undefined && rawQ !== '') checkSearchText(rawQ);
 
   const sortable = RESOURCES[resource].sortable;
   const order: OrderTerm[] = [];
@@ -39,4 +43,14 @@ export function parseListQuery(params: URLSearchParams, resource: ResourceName):
   }
 
   return { q: rawQ === '' ? undefined : rawQ, order, page: rawPage === undefined ? 1 : Number(rawPage) };
+}
+
+/** CONTRACT section 18: a `q` with a control character, or one that folds to nothing, is refused (it would match nothing, or everything). */
+function checkSearchText(q: string): void {
+  if (CONTROL_CHARACTER.test(q)) {
+    throw new ApiError('svc/invalidParameter', '"q" must not hold control characters (U+0000 to U+001F, U+007F to U+009F).');
+  }
+  if (fold(q).trim() === '') {
+    throw new ApiError('svc/invalidParameter', '"q" must hold a letter, digit or sign, not only spaces or combining marks.');
+  }
 }

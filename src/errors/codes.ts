@@ -9,8 +9,12 @@ export const ERROR_CODES = {
   'svc/notFound': { status: 404, title: 'Resource not found' },
   'svc/methodNotAllowed': { status: 405, title: 'Method not allowed' },
   'svc/gone': { status: 410, title: 'Version retired' },
+  // The Host (or an absolute target's authority) is valid but not one of PUBLIC_HOSTS (RFC 9110 15.5.20).
+  'svc/misdirected': { status: 421, title: 'Host not served here' },
   'svc/httpsRequired': { status: 426, title: 'HTTPS required' },
   'svc/rateLimited': { status: 429, title: 'Too many requests' },
+  // Too many failed authentications from this address (or for this client) in the window.
+  'svc/tooManyRequests': { status: 429, title: 'Too many failed authentications' },
   'svc/internalError': { status: 500, title: 'Internal error' },
   'upstream/unavailable': { status: 502, title: 'Upstream unavailable' },
   'upstream/backOff': { status: 503, title: 'Upstream asks to back off' },

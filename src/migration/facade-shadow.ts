@@ -17,7 +17,7 @@ export function facadeShadow(core: Hono<AppEnv>, version: Version, config: Confi
   const app = new Hono<AppEnv>();
   app.use(async (c, next) => {
     const vars = c.env as Vars;
-    for (const name of ['requestId', 'version', 'base', 'caller', 'logFlags'] as const) c.set(name, vars[name] as never);
+    for (const name of ['requestId', 'version', 'base', 'host', 'caller', 'logFlags'] as const) c.set(name, vars[name] as never);
     await next();
   });
   for (const base of version.bases) app.route(base, core);
@@ -25,7 +25,7 @@ export function facadeShadow(core: Hono<AppEnv>, version: Version, config: Confi
   app.onError((err, c) => renderError(err, c, { config, services }));
 
   return async (c) => {
-    const vars: Vars = { requestId: c.get('requestId'), version: c.get('version'), base: c.get('base'), caller: c.get('caller'), logFlags: [] };
+    const vars: Vars = { requestId: c.get('requestId'), version: c.get('version'), base: c.get('base'), host: c.get('host'), caller: c.get('caller'), logFlags: [] };
     const res = await app.fetch(new Request(c.req.url), vars);
     return { status: res.status, body: JSON.parse(await res.text()) };
   };

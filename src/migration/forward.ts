@@ -1,12 +1,4 @@
-import { decodeParamName, rawQueryPairs } from '../policies/redact';
-
-/**
- * Query parameters never forwarded to the legacy backend: every name a credential goes by
- * (CONTRACT section 18), in any letter case, whether or not the gateway reads it.
- */
-const CREDENTIAL_NAMES: ReadonlySet<string> = new Set([
-  'key', 'token', 'api_key', 'apikey', 'access_token', 'client_secret', 'password', 'authorization', 'x-api-key', 'x-key',
-]);
+import { isCredentialName, pairName, rawQueryPairs } from '../policies/redact';
 
 /**
  * The path and query the legacy backend is asked for: the caller's path below its base and its
@@ -14,10 +6,8 @@ const CREDENTIAL_NAMES: ReadonlySet<string> = new Set([
  */
 export function forwardedTarget(url: string, base: string): string {
   const path = new URL(url).pathname.slice(base.length);
-  const kept = rawQueryPairs(url).filter((pair) => {
-    const eq = pair.indexOf('=');
-    return !CREDENTIAL_NAMES.has(decodeParamName(eq < 0 ? pair : pair.slice(0, eq)).toLowerCase());
-  });
+  // Every name a credential goes by, in any letter case, whether or not the gateway reads it.
+  const kept = rawQueryPairs(url).filter((pair) => !isCredentialName(pairName(pair)));
   return kept.length > 0 ? `${path}?${kept.join('&')}` : path;
 }
 

@@ -19,7 +19,7 @@ export type Where = 'every' | 'secured' | 'read' | 'notAllowed' | 'retired' | 't
 export function where(code: ErrorCode): Where {
   if (code.startsWith('oauth/')) return 'token';
   if (code.startsWith('upstream/') || code === 'auth/forbidden' || code === 'svc/notFound') return 'read';
-  if (code.startsWith('auth/') || code === 'svc/rateLimited') return 'secured';
+  if (code.startsWith('auth/') || code === 'svc/rateLimited' || code === 'svc/tooManyRequests') return 'secured';
   if (code === 'svc/methodNotAllowed') return 'notAllowed';
   if (code === 'svc/gone') return 'retired';
   return 'every';

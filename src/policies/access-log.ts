@@ -3,7 +3,10 @@ import type { AppEnv, Services } from '../env';
 import { routeTemplate } from '../migration/v1-routes';
 import { redactedTarget } from './redact';
 
-/** One JSON line per request (CONTRACT section 13), with credentials redacted from the path. */
+/**
+ * One JSON line per request (CONTRACT section 13), with credentials redacted from the path; a
+ * refused credential adds `auth_failure` (place, code, client, source address: section 18).
+ */
 export const accessLog = (services: Pick<Services, 'log' | 'clock'>) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const started = performance.now();
@@ -22,5 +25,6 @@ export const accessLog = (services: Pick<Services, 'log' | 'clock'>) =>
       subject: caller ? `${caller.principal.kind}:${caller.principal.id}` : null,
       credential: caller?.credential ?? null,
       ...(c.get('logFlags').length > 0 ? { flags: c.get('logFlags') } : {}),
+      ...(c.get('authFailure') ? { auth_failure: c.get('authFailure') } : {}),
     });
   });

@@ -9,6 +9,7 @@ import type { CredentialPlace, CredentialRules, Scheme } from '../versions/versi
 import { isDescriptionPath } from '../openapi/names';
 import { findNewlineDigestEntry, newlineDigestWarning } from '../services/credentials/newline-digest';
 import { walk } from '../versions/walker';
+import type { FailedAuthentications } from './auth-failures';
 
 /** Every place a credential can arrive, whatever the version accepts. */
 const ALL_PLACES: readonly CredentialPlace[] = ['authorization', 'x-api-key', 'x-key', 'query:key', 'query:token'];
@@ -32,9 +33,11 @@ function label(place: CredentialPlace, scheme: Scheme | undefined, versionName: 
 /**
  * Authenticates a versioned request by the version's credential rules (CONTRACT section 7):
  * a credential in a place the version refuses is 401 even beside a valid one; otherwise the first
- * accepted place present is verified. Runs before anything touches data.
+ * accepted place present is verified. Runs before anything touches data. A request that presents
+ * a credential from an address past its failure limit is refused before the secret is looked
+ * at; every refused credential is counted and logged (CONTRACT section 18).
  */
-export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' | 'digest' | 'log'>, realm: string) =>
+export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' | 'digest' | 'log'>, realm: string, failures: FailedAuthentications) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const version = c.get('version');
     // A version's description is public (CONTRACT section 15); nothing there is counted or limited.
@@ -45,44 +48,63 @@ export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' |
 
     const found = ALL_PLACES.map((p) => presented(c, p)).filter((p): p is Presented => p !== undefined);
     const refused = found.find((p) => !rules.places.includes(p.place));
-    if (refused) {
-      throw challenge('auth/credentialNotAccepted', `${version.name} accepts credentials only in the Authorization header; remove the ${describePlace(refused.place)}.`);
-    }
     const chosen = rules.places.map((p) => found.find((f) => f.place === p)).find((f) => f !== undefined);
-    if (!chosen) {
+    const tried = refused ?? chosen;
+    if (!tried) {
       throw challenge('auth/missingCredential', `Send a credential in the ${rules.places.map((p) => (p === 'authorization' ? 'Authorization header' : describePlace(p))).join(', or the ')}.`);
     }
-
-    let principal: Principal | undefined;
-    let scheme: Scheme | undefined;
-    if (chosen.place === 'authorization') {
-      const match = /^\s*(\S+)\s+(\S+)\s*$/.exec(chosen.value);
-      scheme = match ? schemeOf(match[1]!) : undefined;
-      if (!match || !scheme) throw challenge('auth/invalidCredential', 'The Authorization header must be "ApiKey <key>" or "Bearer <token>".');
-      if (!rules.schemes.includes(scheme)) {
-        throw challenge('auth/credentialNotAccepted', `${version.name} does not accept ${scheme === 'apikey' ? 'API keys' : 'Bearer tokens'}.`);
+    await failures.guard(c, undefined, 'svc/tooManyRequests');
+    let caller: Caller;
+    try {
+      if (refused) {
+        throw challenge('auth/credentialNotAccepted', `${version.name} accepts credentials only in the Authorization header; remove the ${describePlace(refused.place)}.`);
       }
-      principal = await (scheme === 'apikey' ? services.credentials.apiKey(await services.digest(match[2]!)) : bearer(services, match[2]!, challenge));
-      if (!principal) {
-        await explainFailure(services, match[2]!, scheme === 'apikey' ? ['apiKey'] : ['personalToken']);
-        throw challenge('auth/invalidCredential', 'The credential is not valid.', scheme === 'bearer');
-      }
-    } else {
-      // Legacy places carry a bare secret: a project key, else a personal or OAuth token.
-      const digest = await services.digest(chosen.value);
-      principal = (await services.credentials.apiKey(digest)) ?? (await bearer(services, chosen.value, challenge));
-      if (!principal) {
-        await explainFailure(services, chosen.value, ['apiKey', 'personalToken']);
-        throw challenge('auth/invalidCredential', 'The credential is not valid.');
-      }
+      caller = await verify(services, chosen!, rules, version.name, challenge);
+    } catch (err) {
+      // A 401 is a refused credential; anything else (a 500) says nothing about the caller.
+      if (err instanceof ApiError && err.status === 401) await failures.record(c, { place: tried.place, code: err.code });
+      throw err;
     }
-    const caller: Caller = { principal, credential: label(chosen.place, scheme, version.name) };
     c.set('caller', caller);
-    if (walk.previewOnly(version) && !principal.access.preview) {
+    if (walk.previewOnly(version) && !caller.principal.access.preview) {
       throw new ApiError('auth/forbidden', `${version.name} is a closed preview; this credential is not in it.`);
     }
     await next();
   });
+
+/** The caller behind a credential in an accepted place, or a thrown 401. */
+async function verify(
+  services: Pick<Services, 'credentials' | 'tokens' | 'digest' | 'log'>,
+  chosen: Presented,
+  rules: CredentialRules,
+  versionName: string,
+  challenge: (code: ErrorCode, detail: string, bearerError?: boolean) => ApiError,
+): Promise<Caller> {
+  let principal: Principal | undefined;
+  let scheme: Scheme | undefined;
+  if (chosen.place === 'authorization') {
+    const match = /^\s*(\S+)\s+(\S+)\s*$/.exec(chosen.value);
+    scheme = match ? schemeOf(match[1]!) : undefined;
+    if (!match || !scheme) throw challenge('auth/invalidCredential', 'The Authorization header must be "ApiKey <key>" or "Bearer <token>".');
+    if (!rules.schemes.includes(scheme)) {
+      throw challenge('auth/credentialNotAccepted', `${versionName} does not accept ${scheme === 'apikey' ? 'API keys' : 'Bearer tokens'}.`);
+    }
+    principal = await (scheme === 'apikey' ? services.credentials.apiKey(await services.digest(match[2]!)) : bearer(services, match[2]!, challenge));
+    if (!principal) {
+      await explainFailure(services, match[2]!, scheme === 'apikey' ? ['apiKey'] : ['personalToken']);
+      throw challenge('auth/invalidCredential', 'The credential is not valid.', scheme === 'bearer');
+    }
+  } else {
+    // Legacy places carry a bare secret: a project key, else a personal or OAuth token.
+    const digest = await services.digest(chosen.value);
+    principal = (await services.credentials.apiKey(digest)) ?? (await bearer(services, chosen.value, challenge));
+    if (!principal) {
+      await explainFailure(services, chosen.value, ['apiKey', 'personalToken']);
+      throw challenge('auth/invalidCredential', 'The credential is not valid.');
+    }
+  }
+  return { principal, credential: label(chosen.place, scheme, versionName) };
+}
 
 /** A secret that failed: logs a hint when the stored digest was made with a trailing newline. */
 async function explainFailure(services: Pick<Services, 'credentials' | 'digest' | 'log'>, secret: string, kinds: Array<'apiKey' | 'personalToken'>): Promise<void> {

@@ -3,13 +3,12 @@ import { createMiddleware } from 'hono/factory';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
+import { queryHoldsCredential } from '../core/query-string';
 import type { ConnectionInfo } from '../services/connection';
+import { HEALTH_PATHS } from './health-paths';
 
 /** One year: what browsers need to keep going straight to https. */
 export const HSTS = 'max-age=31536000';
-
-/** Health checks come from load balancers that probe over plain HTTP inside the network. */
-const EXEMPT_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 
 /** `127.0.0.0/8`, `::1` and IPv4-mapped `::ffff:127.x.x.x`, as Node reports peer addresses. */
 export function isLoopbackAddress(address: string): boolean {
@@ -40,7 +39,7 @@ export function isSecure(connection: ConnectionInfo, url: URL, forwardedProto: s
 
 /**
  * Plain HTTP is redirected to https before `HTTPS_REDIRECT_UNTIL` and refused with 426 from then
- * on; secure responses carry HSTS. Runs before authentication, so a plain-HTTP caller learns
+ * on; secure responses carry HSTS. Runs after the host policy (`host`) and before authentication, so a plain-HTTP caller learns
  * about https before anything about its credential.
  */
 export const transport = (config: Pick<Config, 'trustProxy' | 'httpsRedirectUntil'>, services: Pick<Services, 'connection' | 'clock' | 'log'>) => {
@@ -48,10 +47,10 @@ export const transport = (config: Pick<Config, 'trustProxy' | 'httpsRedirectUnti
   return createMiddleware<AppEnv>(async (c, next) => {
     const url = new URL(c.req.url);
     const secure = isSecure(services.connection(c), url, c.req.header('X-Forwarded-Proto'), config.trustProxy);
-    if (!secure && !EXEMPT_PATHS.has(url.pathname)) {
+    if (!secure && !HEALTH_PATHS.has(url.pathname)) {
       hint(c.req.header('X-Forwarded-Proto'));
       if (services.clock.now() < config.httpsRedirectUntil) return redirectToHttps(c, url);
-      throw new ApiError('svc/httpsRequired', `Plain HTTP is no longer served; send the request to https://${url.host}${url.pathname}.`, {
+      throw new ApiError('svc/httpsRequired', `Plain HTTP is no longer served; send the request to https://${c.get('host')}${url.pathname}.`, {
         Upgrade: 'TLS/1.2, HTTP/1.1',
         Connection: 'Upgrade',
       });
@@ -85,11 +84,13 @@ export function untrustedProxyHint(config: Pick<Config, 'trustProxy'>, services:
 
 /**
  * 301 for GET and HEAD, 308 for other methods so the method and body are kept. The target is the
- * URL the runtime parsed (its host is the one the request was sent to, validated by the runtime),
- * never a forwarded host header, with only the scheme changed: path and query stay byte for byte.
+ * host the host policy let through (never a forwarded host header) with the path and query of
+ * the request byte for byte. A query holding a credential must not be kept by a cache along the
+ * way, so that redirect is `no-store`.
  */
 function redirectToHttps(c: Context<AppEnv>, url: URL): Response {
-  url.protocol = 'https:';
   const permanent = c.req.method === 'GET' || c.req.method === 'HEAD' ? 301 : 308;
-  return c.redirect(url.href, permanent);
+  const res = c.redirect(`https://${c.get('host')}${url.pathname}${url.search}`, permanent);
+  if (queryHoldsCredential(c.req.url)) res.headers.set('Cache-Control', 'no-store');
+  return res;
 }

@@ -47,6 +47,19 @@ export async function authenticateClient(
   return { principal: client!.principal, method: presented.method };
 }
 
+/**
+ * The client a token request names, before anything is verified, so failures can be counted and
+ * throttled per `client_id` (CONTRACT section 18): the body's `client_id`, else the Basic user.
+ */
+export function claimedClientId(authorization: string | undefined, form: URLSearchParams): string | undefined {
+  return form.get('client_id') ?? (authorization === undefined ? undefined : parseBasic(authorization)?.id);
+}
+
+/** Whether a token request presents any client authentication at all (without it, nothing failed). */
+export function presentsClientAuthentication(authorization: string | undefined, form: URLSearchParams): boolean {
+  return authorization !== undefined || form.has('client_id') || form.has('client_secret');
+}
+
 function clientCredentials(authorization: string | undefined, form: URLSearchParams, fail: (detail: string) => never): ClientCredentials {
   const bodyId = form.get('client_id') ?? undefined;
   const bodySecret = form.get('client_secret') ?? undefined;

@@ -3,8 +3,9 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
+import { FailedAuthentications } from '../policies/auth-failures';
 import { rateLimitHeaders, refusedHeaders, WINDOW_SECONDS } from '../policies/rate-limit';
-import { authenticateClient } from './oauth-client';
+import { authenticateClient, claimedClientId, presentsClientAuthentication, type AuthenticatedClient } from './oauth-client';
 
 export const TOKEN_PATH = '/oauth/token';
 
@@ -17,8 +18,12 @@ const FORM = 'application/x-www-form-urlencoded';
  * `POST /oauth/token` (CONTRACT section 8): the OAuth 2.0 client credentials grant. Errors are
  * thrown as `oauth/*` codes, which the one renderer answers in the RFC 6749 5.2 shape.
  */
-export function oauthTokenRoute(config: Pick<Config, 'serviceName' | 'tokenRateLimitPerMinute'>, services: Pick<Services, 'credentials' | 'tokens' | 'rateLimiter' | 'log'>): Hono<AppEnv> {
+export function oauthTokenRoute(
+  config: Pick<Config, 'serviceName' | 'tokenRateLimitPerMinute' | 'trustProxy' | 'hostile'>,
+  services: Pick<Services, 'credentials' | 'tokens' | 'rateLimiter' | 'connection' | 'log'>,
+): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
+  const failures = new FailedAuthentications(config, services);
   const limitBody = bodyLimit({
     maxSize: MAX_TOKEN_REQUEST_BYTES,
     onError: () => {
@@ -31,7 +36,7 @@ export function oauthTokenRoute(config: Pick<Config, 'serviceName' | 'tokenRateL
     const grantType = form.get('grant_type');
     if (!grantType) throw new ApiError('oauth/invalidRequest', 'grant_type is required.');
     if (grantType !== 'client_credentials') throw new ApiError('oauth/unsupportedGrantType', `grant_type ${grantType.slice(0, 40)} is not supported; use client_credentials.`);
-    const { principal: client, method } = await authenticateClient(c.req.header('Authorization'), form, services.credentials, config.serviceName, services.log);
+    const { principal: client, method } = await authenticatedClient(c, form);
     c.set('caller', { principal: client, credential: method });
     if (form.get('scope')) throw new ApiError('oauth/invalidScope', 'This server defines no scopes; omit scope to get the full access of the client.');
 
@@ -47,6 +52,23 @@ export function oauthTokenRoute(config: Pick<Config, 'serviceName' | 'tokenRateL
       { 'Cache-Control': 'no-store', Pragma: 'no-cache', ...rateLimitHeaders('token', decision) },
     );
   });
+  /**
+   * Client authentication, throttled per source address and per named client (CONTRACT section
+   * 18): past the limit, 429 `slow_down` before the secret is compared; a refused one is counted.
+   */
+  async function authenticatedClient(c: Context<AppEnv>, form: URLSearchParams): Promise<AuthenticatedClient> {
+    const authorization = c.req.header('Authorization');
+    if (!presentsClientAuthentication(authorization, form)) return authenticateClient(authorization, form, services.credentials, config.serviceName, services.log);
+    const clientId = claimedClientId(authorization, form);
+    await failures.guard(c, clientId, 'oauth/slowDown');
+    try {
+      return await authenticateClient(authorization, form, services.credentials, config.serviceName, services.log);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) await failures.record(c, { place: authorization === undefined ? 'oauth:body' : 'oauth:basic', code: err.code, ...(clientId ? { clientId } : {}) });
+      throw err;
+    }
+  }
+
   router.all(TOKEN_PATH, (c) => {
     throw new ApiError('svc/methodNotAllowed', `${c.req.method} is not allowed here; request a token with POST.`, { Allow: 'POST' });
   });

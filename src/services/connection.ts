@@ -6,6 +6,12 @@ export interface ConnectionInfo {
   tls: boolean;
   /** The direct peer's address; absent where the runtime does not show it (Workers). */
   remoteAddress?: string;
+  /**
+   * The client's address as the platform in front of the runtime vouches for it (Workers:
+   * `CF-Connecting-IP`, which Cloudflare sets on every request); it outranks the peer and any
+   * forwarded header. Absent on Node.
+   */
+  clientAddress?: string;
 }
 
 /** Reads the connection facts of a request; only an entry can know them for real. */

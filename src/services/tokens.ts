@@ -6,6 +6,8 @@ import type { ResourceName } from './record-source';
 
 /** Lifetime of a minted access token (spec: 15 minutes). */
 export const TOKEN_LIFETIME_SECONDS = 900;
+/** How far ahead of our clock another instance's clock may be when it issues a token. */
+export const ISSUE_SKEW_SECONDS = 60;
 
 export interface IssuedToken {
   accessToken: string;
@@ -57,7 +59,12 @@ export class HmacTokenService implements TokenService {
     } catch {
       throw new ApiError('auth/invalidCredential', 'The access token is not valid.');
     }
-    if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string' || !Array.isArray(claims.res)) {
+    if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number' || typeof claims.sub !== 'string' || !Array.isArray(claims.res)) {
+      throw new ApiError('auth/invalidCredential', 'The access token is not valid.');
+    }
+    // A signed token is still refused if it claims more than we ever grant, so a leaked signing
+    // secret or a buggy issuer cannot mint long-lived tokens (CONTRACT section 18).
+    if (claims.exp - claims.iat > TOKEN_LIFETIME_SECONDS || claims.iat * 1000 > this.clock.now() + ISSUE_SKEW_SECONDS * 1000) {
       throw new ApiError('auth/invalidCredential', 'The access token is not valid.');
     }
     if (claims.exp * 1000 <= this.clock.now()) throw new ApiError('auth/tokenExpired', 'The access token has expired; request a new one.');

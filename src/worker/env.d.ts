@@ -13,6 +13,8 @@ declare namespace Cloudflare {
     V1_SUNSET?: string;
     RATE_LIMIT_PER_MINUTE?: string;
     TOKEN_RATE_LIMIT_PER_MINUTE?: string;
+    PUBLIC_HOSTS?: string;
+    AUTH_FAILURES_PER_MINUTE?: string;
     UPSTREAM_URL?: string;
     LEGACY_V1_URL?: string;
     /** Secret: `wrangler secret put LEGACY_V1_AUTHORIZATION`. */

@@ -2,12 +2,12 @@ import { createApp } from '../app';
 import { ConfigError, describeConfig, parseConfig, type Config, type ConfigVars } from '../config';
 import { CacheApiResponseCache } from '../services/cache/cache-api-response-cache';
 import { systemClock, type Clock } from '../services/clock';
-import { urlConnection } from '../services/connection';
 import { kvOrDemoCredentials } from '../services/credentials/kv-credential-store';
 import { assembleServices, consoleLog, randomSecret } from '../services/index';
 import { DurableObjectRateLimiter } from '../services/rate-limit/durable-object-rate-limiter';
 import type { RateLimiter } from '../services/rate-limiter';
 import { createUpstreamSource } from '../services/upstream/index';
+import { workerConnection } from './connection';
 import { bundledSource } from './dataset';
 import { workerDocsAssets } from './docs-assets';
 import { misconfiguredApp } from './misconfigured';
@@ -47,7 +47,7 @@ function edgeServices(env: Env, config: Config, clock: Clock) {
     source,
     credentials: kvOrDemoCredentials(env.CREDENTIALS, warn),
     rateLimiter: edgeRateLimiter(env),
-    connection: urlConnection,
+    connection: workerConnection,
     clock,
     log: consoleLog,
     // The isolate is kept alive for the comparison after the response has gone (CONTRACT section 16).

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CREDENTIAL_NAMES, redactedHeaders, redactedTarget } from '../../src/policies/redact';
 import { DEMO, testApp } from '../support/harness';
 
 describe('access log (CONTRACT section 13)', () => {
@@ -31,6 +32,25 @@ describe('access log (CONTRACT section 13)', () => {
     const text = JSON.stringify(t.logs);
     for (const secret of ['demo-project-key', 'demo-personal-token', 'wrong-sekret-key', 'sekret-unknown-token']) expect(text).not.toContain(secret);
     expect(t.logs[0]!.path).toBe('/v2/species?key=[redacted]&token=[redacted]&q=abies');
+  });
+
+  it('redacts every credential-named query parameter, in any letter case and percent-encoded, used by the gateway or not', async () => {
+    const t = testApp();
+    const spellings = [...CREDENTIAL_NAMES].flatMap((name) => [name, name.toUpperCase(), name[0]!.toUpperCase() + name.slice(1)]);
+    const encoded = ['%6Bey', '%4B%45%59', 'api%5Fkey', 'Client%5FSecret', 'pass%77ord'];
+    const names = [...spellings, ...encoded];
+    const query = names.map((name, i) => `${name}=sekret-${i}`).join('&');
+    await t.get(`/v2/species?q=abies&${query}&keystone=kept`, { Authorization: DEMO.key });
+    const path = String(t.logs[0]!.path);
+    expect(path, path).not.toMatch(/sekret-/);
+    expect(path).toBe(`/v2/species?q=abies&${names.map((name) => `${name}=[redacted]`).join('&')}&keystone=kept`);
+  });
+
+  it('redacts credential-named headers in any letter case (for any log line that shows headers)', () => {
+    const shown = redactedHeaders({ Authorization: 'ApiKey a', 'X-API-KEY': 'b', 'x-Key': 'c', Password: 'd', Accept: 'text/html', 'Api_Key': ['e', 'f'] });
+    expect(shown).toEqual({ authorization: '[redacted]', 'x-api-key': '[redacted]', 'x-key': '[redacted]', password: '[redacted]', accept: 'text/html', api_key: '[redacted]' });
+    expect(redactedHeaders(new Headers({ 'X-Api-Key': 'g', 'User-Agent': 'curl' }))).toEqual({ 'x-api-key': '[redacted]', 'user-agent': 'curl' });
+    expect(redactedTarget('https://h/v1/species?TOKEN=x&Access_Token=y&page=2')).toBe('/v1/species?TOKEN=[redacted]&Access_Token=[redacted]&page=2');
   });
 
   it('logs an unexpected failure and answers 500 svc/internalError without internals', async () => {

@@ -66,6 +66,34 @@ describe('access tokens: signature', () => {
     });
   }
 
+  // Signed with the right secret and algorithm, but claiming what the gateway never issues (CONTRACT section 18).
+  const claimsRefused: Array<[string, Record<string, unknown>]> = [
+    ['a lifetime of 901 s', { iat: ISSUED_AT, exp: ISSUED_AT + 901 }],
+    ['a lifetime of a year', { iat: ISSUED_AT, exp: ISSUED_AT + 365 * 86_400 }],
+    ['an iat 61 s ahead of the clock', { iat: ISSUED_AT + 61, exp: ISSUED_AT + 61 + 900 }],
+    ['no iat', { exp: ISSUED_AT + 900 }],
+    ['an iat that is not a number', { iat: String(ISSUED_AT), exp: ISSUED_AT + 900 }],
+  ];
+  for (const [name, times] of claimsRefused) {
+    for (const path of ['/v2/species', '/v3/species']) {
+      it(`${path}: refuses a signed token with ${name}: 401 auth/invalidCredential`, async () => {
+        const t = testApp();
+        const token = await sign({ sub: 'demo-client', res: ['species'], pre: true, ...times }, 'test-signing-secret', 'HS256');
+        const { res, body } = await read(t, token, path);
+        expectInvalidToken(res, body, 'auth/invalidCredential');
+      });
+    }
+  }
+
+  it('accepts the bounds: a lifetime of exactly 900 s, an iat 60 s ahead of the clock', async () => {
+    const t = testApp();
+    for (const times of [{ iat: ISSUED_AT, exp: ISSUED_AT + 900 }, { iat: ISSUED_AT + 60, exp: ISSUED_AT + 960 }]) {
+      const token = await sign({ sub: 'demo-client', res: ['species'], pre: true, ...times }, 'test-signing-secret', 'HS256');
+      const { res, body } = await read(t, token);
+      expect(res.status, `${JSON.stringify(times)}: ${JSON.stringify(body)}`).toBe(200);
+    }
+  });
+
   it('carries the client access: a token never reaches beyond its claims', async () => {
     const t = testApp();
     const speciesOnly = await sign({ sub: 'demo-client', iat: ISSUED_AT, exp: ISSUED_AT + 900, res: ['species'], pre: false }, 'test-signing-secret', 'HS256');

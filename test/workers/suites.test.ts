@@ -8,9 +8,11 @@ import { ManualClock } from '../../src/services/clock';
 import { buildGateway } from '../../src/worker/gateway';
 import { conditionalSuite } from '../suites/conditional.suite';
 import { corsSuite } from '../suites/cors.suite';
+import { hostSuite } from '../suites/host.suite';
 import { oauthSuite } from '../suites/oauth.suite';
 import { openapiSuite } from '../suites/openapi.suite';
 import { rateLimitSuite } from '../suites/rate-limit.suite';
+import { searchTextSuite } from '../suites/search-text.suite';
 import { smokeSuite } from '../suites/smoke.suite';
 import { transportSuite } from '../suites/transport.suite';
 import { DEFAULT_V1_HEADERS, v1Suite } from '../suites/v1.suite';
@@ -27,5 +29,8 @@ corsSuite(workerClient);
 conditionalSuite(workerClient);
 rateLimitSuite(workerClient);
 openapiSuite(workerClient);
-// The transport suite stands the gateway on either side of the HTTPS cut-off.
-transportSuite(({ now, env: vars }) => gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now)))));
+searchTextSuite(workerClient);
+// The transport and host suites stand the gateway on either side of the HTTPS cut-off.
+const gatewayAt = ({ now, env: vars }: { now: string; env: Record<string, string> }) => gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now))));
+transportSuite(gatewayAt);
+hostSuite(gatewayAt);

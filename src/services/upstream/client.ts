@@ -10,6 +10,7 @@ import { freshnessMs } from './freshness';
 import { readBounded } from './io';
 import { failure, Resilience, unavailable, type Failure } from './resilience';
 import type { RetryBudget } from './retry-budget';
+import { StaleWarnings } from './stale-warnings';
 
 export interface UpstreamOptions {
   /** `UPSTREAM_URL` without a trailing slash; paths (`/v2/...`) are appended to it. */
@@ -31,12 +32,13 @@ export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 type Validate<T> = (body: unknown) => T;
 type Answer<T> = { kind: 'ok'; value: T; text: string; cacheControl: string | null } | { kind: 'notFound' };
+type Outcome<T> = { kind: 'answered'; value: T | undefined } | { kind: 'failed'; error: unknown } | { kind: 'late' };
 
 /**
  * GETs against the upstream with everything between the gateway and an unreliable backend: a
  * per-call deadline, one jittered retry within a budget, a circuit breaker, a response cache with
- * serve-stale-on-error, and coalescing of identical concurrent calls. It sends only its own
- * headers; nothing of the caller's request reaches it but the request id.
+ * serve-stale on error or after a short deadline, and coalescing of identical concurrent calls.
+ * It sends only its own headers; nothing of the caller's request reaches it but the request id.
  */
 export class UpstreamClient {
   private readonly resilience: Resilience;
@@ -44,11 +46,13 @@ export class UpstreamClient {
   private readonly inflight = new Map<string, Promise<unknown>>();
   /** Cache entries already parsed and validated; an in-memory cache hands back the same entry object. */
   private readonly decoded = new WeakMap<CachedResponse, unknown>();
+  private readonly staleWarnings: StaleWarnings;
 
   constructor(private readonly options: UpstreamOptions) {
     const { tuning, clock, log, breaker, retryBudget } = options;
     this.resilience = new Resilience({ name: 'upstream', credentialVariable: 'UPSTREAM_AUTHORIZATION', tuning, clock, log, breaker, retryBudget });
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.staleWarnings = new StaleWarnings(clock, log);
   }
 
   get breaker(): CircuitBreaker {
@@ -57,18 +61,28 @@ export class UpstreamClient {
 
   /** The validated body at `path`, or `undefined` when the upstream says 404. Throws upstream ApiErrors. */
   async get<T>(path: string, validate: Validate<T>, ctx: SourceContext): Promise<T | undefined> {
-    let cached = await this.options.cache.get(path);
-    if (cached && this.options.clock.now() < cached.freshUntil) {
+    const cached = await this.options.cache.get(path);
+    const now = this.options.clock.now();
+    if (cached && now < cached.freshUntil) {
       const value = this.decode(cached, validate);
       if (value !== undefined) return value;
-      cached = undefined;
     }
     let pending = this.inflight.get(path) as Promise<T | undefined> | undefined;
     if (!pending) {
-      pending = this.load(path, validate, cached, ctx).finally(() => this.inflight.delete(path));
+      pending = this.load(path, validate, ctx).finally(() => this.inflight.delete(path));
       this.inflight.set(path, pending);
     }
-    return pending;
+    const stale = cached && now >= cached.freshUntil && now < cached.staleUntil ? this.decode(cached, validate) : undefined;
+    if (stale === undefined) return pending;
+
+    const outcome = await this.within(pending, this.options.tuning.staleAfterMs);
+    if (outcome.kind === 'answered') return outcome.value;
+    if (outcome.kind === 'failed' && !(outcome.error instanceof ApiError)) throw outcome.error;
+    // Failed, or still under way: the stale copy answers now. A call still under way goes on
+    // and refreshes the cache if it ends well within its own deadline.
+    const reason = outcome.kind === 'late' ? { slow_ms: this.options.tuning.staleAfterMs } : { code: (outcome.error as ApiError).code };
+    this.staleWarnings.served(path, { request_id: ctx.requestId, upstream_path: path, ...reason, stale_ms: this.options.clock.now() - cached!.freshUntil });
+    return stale;
   }
 
   /** One uncached call without retry, for readiness; a 404 counts as a broken upstream. */
@@ -83,18 +97,22 @@ export class UpstreamClient {
     return unavailable();
   }
 
-  private async load<T>(path: string, validate: Validate<T>, cached: CachedResponse | undefined, ctx: SourceContext): Promise<T | undefined> {
+  private async load<T>(path: string, validate: Validate<T>, ctx: SourceContext): Promise<T | undefined> {
+    const answer = await this.call(path, validate, ctx, this.options.tuning.retries);
+    if (answer.kind === 'notFound') return undefined;
+    await this.store(path, answer.text, answer.cacheControl);
+    return answer.value;
+  }
+
+  /** How `pending` ends, or `late` once `ms` have passed first (the call itself is not stopped). */
+  private async within<T>(pending: Promise<T | undefined>, ms: number): Promise<Outcome<T>> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<Outcome<T>>((resolve) => (timer = setTimeout(() => resolve({ kind: 'late' }), ms)));
+    const ended = pending.then((value): Outcome<T> => ({ kind: 'answered', value }), (error: unknown): Outcome<T> => ({ kind: 'failed', error }));
     try {
-      const answer = await this.call(path, validate, ctx, this.options.tuning.retries);
-      if (answer.kind === 'notFound') return undefined;
-      await this.store(path, answer.text, answer.cacheControl);
-      return answer.value;
-    } catch (err) {
-      const now = this.options.clock.now();
-      const stale = cached && err instanceof ApiError && now < cached.staleUntil ? this.decode(cached, validate) : undefined;
-      if (stale === undefined) throw err;
-      this.options.log({ level: 'warn', message: 'upstream failed: serving a stale response', request_id: ctx.requestId, upstream_path: path, code: (err as ApiError).code, stale_ms: now - cached!.freshUntil });
-      return stale;
+      return await Promise.race([ended, late]);
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
     }
   }
 

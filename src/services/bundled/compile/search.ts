@@ -1,10 +1,10 @@
 import { fold } from '../../../core/text';
 import type { AnyRecord } from '../../record-source';
-import { FIELD_SEPARATOR, GRAM, gramKey } from '../compiled/layout';
+import { FIELD_JOINER, GRAM, gramKey } from '../compiled/layout';
 
 /** The search structure of one resource. */
 export interface BuiltSearch {
-  /** Each record's folded fields joined by FIELD_SEPARATOR (UTF-8); record `i` is `offsets[i]..offsets[i+1]`. */
+  /** Each record's folded fields (UTF-8) joined by the byte FIELD_JOINER; record `i` is `offsets[i]..offsets[i+1]`. */
   text: Uint8Array;
   offsets: Uint32Array;
   /** Sorted keys of every three-unit gram of folded text (never across two fields). */
@@ -26,7 +26,6 @@ export function buildSearch(records: readonly AnyRecord[], searchable: (r: AnyRe
   records.forEach((record, i) => {
     const fields = searchable(record).filter((t): t is string => !!t).map(fold);
     for (const field of fields) {
-      if (field.includes(FIELD_SEPARATOR)) throw new Error(`${record.id}: a searchable field holds the field separator`);
       for (let at = 0; at + GRAM <= field.length; at++) {
         const key = gramKey(field, at);
         const list = grams.get(key);
@@ -34,7 +33,7 @@ export function buildSearch(records: readonly AnyRecord[], searchable: (r: AnyRe
         else if (list[list.length - 1] !== i) list.push(i);
       }
     }
-    parts.push(encoder.encode(fields.join(FIELD_SEPARATOR)));
+    parts.push(joined(fields.map((f) => encoder.encode(f))));
   });
   const offsets = new Uint32Array(records.length + 1);
   parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.byteLength));
@@ -58,4 +57,16 @@ export function buildSearch(records: readonly AnyRecord[], searchable: (r: AnyRe
     starts[k + 1] = bytes.length;
   });
   return { text, offsets, keys, starts, postings: Uint8Array.from(bytes) };
+}
+
+/** The fields' bytes with FIELD_JOINER between them. */
+function joined(fields: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(fields.reduce((n, f) => n + f.byteLength, Math.max(0, fields.length - 1)));
+  let at = 0;
+  fields.forEach((f, i) => {
+    if (i > 0) out[at++] = FIELD_JOINER;
+    out.set(f, at);
+    at += f.byteLength;
+  });
+  return out;
 }

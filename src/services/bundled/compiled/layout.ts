@@ -1,7 +1,7 @@
 /** Names and constants the compiler and the reader of the compiled dataset share. */
 
 /** Bumped whenever the layout changes, so a stale artifact is rebuilt rather than misread. */
-export const FORMAT = 2;
+export const FORMAT = 3;
 
 /**
  * Pieces: records, search text, postings and the id index are stored in chunks, so a reader that
@@ -16,8 +16,11 @@ export const ORDER_CHUNK = 1024;
 /** The rank of a null sort value: after every value, in either direction. */
 export const NULL_RANK = 0xffffffff;
 
-/** Separates the folded fields of one record's search text; a needle holding it matches nothing. */
-export const FIELD_SEPARATOR = '\u0000';
+/**
+ * Joins the folded fields of one record's search text: 0xFF never occurs in UTF-8, so no needle
+ * (UTF-8 encoded text) can hold it and no match can span two fields.
+ */
+export const FIELD_JOINER = 0xff;
 
 /** Search keys: three UTF-16 units of folded text packed in one float64 (48 bits, exact). */
 export const GRAM = 3;

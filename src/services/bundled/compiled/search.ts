@@ -1,5 +1,5 @@
 import { fold } from '../../../core/text';
-import { FIELD_SEPARATOR, GRAM, gramKey, SEARCH_CHUNK, section } from './layout';
+import { GRAM, gramKey, SEARCH_CHUNK, section } from './layout';
 import type { CompiledResource } from './resource';
 
 const encoder = new TextEncoder();
@@ -8,13 +8,14 @@ const NONE = new Uint32Array(0);
 /**
  * The positions (ascending) of the records whose folded search text holds folded `q` within one
  * field. A needle of three or more units reads the postings of its grams, starting with the
- * rarest, and checks only the records in all of them; a shorter one checks every record. A
- * needle that folds to nothing, or holds the field separator, matches nothing: no match spans
- * two fields.
+ * rarest, and checks only the records in all of them; a shorter one checks every record. Grams
+ * never cross fields, and the byte joining fields in the text is never in a UTF-8 needle, so no
+ * match spans two fields. A needle that folds to nothing matches nothing (the query parser
+ * refuses one before it gets here).
  */
 export async function searchPositions(resource: CompiledResource, q: string): Promise<Uint32Array> {
   const needle = fold(q);
-  if (needle.length === 0 || needle.includes(FIELD_SEPARATOR)) return NONE;
+  if (needle.length === 0) return NONE;
   const name = resource.name;
   const bytes = encoder.encode(needle);
   const chunkCount = Math.ceil(resource.count / SEARCH_CHUNK);

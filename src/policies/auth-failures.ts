@@ -1,0 +1,88 @@
+import type { Context } from 'hono';
+import type { Config } from '../config';
+import type { AppEnv, Services } from '../env';
+import { ApiError } from '../errors/api-error';
+import type { ErrorCode } from '../errors/codes';
+import { WINDOW_SECONDS } from './rate-limit';
+import { sourceAddress } from './source-address';
+
+/** One refused credential, for the count and the log line. */
+export interface AuthFailure {
+  /** Where the credential arrived: `authorization`, `x-api-key`, `x-key`, `query:key`, `query:token`, `oauth:basic`, `oauth:body`. */
+  place: string;
+  code: ErrorCode;
+  /** The OAuth client the token request named, if any. */
+  clientId?: string;
+}
+
+/** A `client_id` is the caller's text: the log keeps enough of it to recognise, not a 4 KiB body. */
+const LOGGED_CLIENT_ID = 200;
+
+interface Bucket {
+  name: string;
+  /** How the refusal describes it. */
+  who: string;
+}
+
+/**
+ * Failed authentications (CONTRACT section 18), counted per source address and per OAuth
+ * `client_id` in the rate limiter's 60 s windows, under their own bucket names
+ * (`authfail:addr:<ip>`, `authfail:client:<id>`): wherever the limiter is shared (Redis, the
+ * Durable Object), so are the counts. Past `AUTH_FAILURES_PER_MINUTE`, an attempt is refused
+ * before its secret is checked, so a guesser learns nothing more from that address, or about
+ * that client, until the window turns; valid credentials from elsewhere are untouched.
+ */
+export class FailedAuthentications {
+  private readonly limit: number;
+
+  constructor(
+    private readonly config: Pick<Config, 'trustProxy' | 'hostile'>,
+    private readonly services: Pick<Services, 'rateLimiter' | 'connection'>,
+  ) {
+    this.limit = config.hostile.authFailuresPerMinute;
+  }
+
+  /**
+   * Called before a presented secret is checked: throws `refusal` (429, `Retry-After`) when the
+   * source address or the named client is past the limit.
+   */
+  async guard(c: Context<AppEnv>, clientId: string | undefined, refusal: 'svc/tooManyRequests' | 'oauth/slowDown'): Promise<void> {
+    const buckets = this.buckets(c, clientId);
+    const decisions = await Promise.all(buckets.map((b) => this.services.rateLimiter.peek(b.name, this.limit, WINDOW_SECONDS)));
+    const full = buckets.filter((_, i) => !decisions[i]!.allowed);
+    if (full.length === 0) return;
+    const retryAfter = Math.max(...decisions.filter((d) => !d.allowed).map((d) => d.resetSeconds));
+    c.get('logFlags').push('authThrottled');
+    throw new ApiError(refusal, `More than ${this.limit} failed authentications this minute ${full.map((b) => b.who).join(' and ')}; retry in ${retryAfter} s.`, {
+      'Retry-After': String(retryAfter),
+    });
+  }
+
+  /**
+   * Called once a presented credential has been refused: counts it, and has the request's one
+   * log line (the access line) say so, never with the secret.
+   */
+  async record(c: Context<AppEnv>, failure: AuthFailure): Promise<void> {
+    const buckets = this.buckets(c, failure.clientId);
+    c.set('authFailure', {
+      place: failure.place,
+      code: failure.code,
+      client_id: failure.clientId?.slice(0, LOGGED_CLIENT_ID) ?? null,
+      source_address: this.address(c) ?? null,
+    });
+    await Promise.all(buckets.map((b) => this.services.rateLimiter.hit(b.name, this.limit, WINDOW_SECONDS)));
+  }
+
+  private address(c: Context<AppEnv>): string | undefined {
+    return sourceAddress(this.services.connection(c), c.req.header('X-Forwarded-For'), this.config.trustProxy);
+  }
+
+  /** The buckets an attempt counts in: its address when one is known, and the client it names. */
+  private buckets(c: Context<AppEnv>, clientId: string | undefined): Bucket[] {
+    const address = this.address(c);
+    return [
+      ...(address !== undefined ? [{ name: `authfail:addr:${address}`, who: 'from this address' }] : []),
+      ...(clientId ? [{ name: `authfail:client:${clientId}`, who: 'for this client' }] : []),
+    ];
+  }
+}

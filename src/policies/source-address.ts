@@ -1,0 +1,34 @@
+import type { ConnectionInfo } from '../services/connection';
+
+/**
+ * The address a request comes from, for counting failed authentications (CONTRACT section 18):
+ * the platform's word where there is one (Workers: `CF-Connecting-IP`); else, behind a trusted
+ * proxy, the right-most `X-Forwarded-For` entry (the one our own proxy appended: the entries
+ * left of it are whatever the client sent); else the TCP peer. Undefined where none is known
+ * (in-process tests, a worker reached without Cloudflare in front).
+ */
+export function sourceAddress(connection: ConnectionInfo, forwardedFor: string | undefined, trustProxy: boolean): string | undefined {
+  if (connection.clientAddress !== undefined) return normalised(connection.clientAddress);
+  if (trustProxy && forwardedFor !== undefined) {
+    const appended = normalised(forwardedFor.split(',').pop()!);
+    if (appended !== undefined) return appended;
+  }
+  return connection.remoteAddress === undefined ? undefined : normalised(connection.remoteAddress);
+}
+
+/**
+ * One spelling per address, so one client is one bucket: lower case, without a port
+ * (`203.0.113.9:5678`, `[2001:db8::1]:443`, as some proxies write it) and without the
+ * IPv4-mapped prefix Node reports for IPv4 clients of a dual-stack socket. Anything that is not an
+ * address (`unknown`, a name) is no address.
+ */
+function normalised(raw: string): string | undefined {
+  let address = raw.trim().toLowerCase();
+  const bracketed = /^\[([0-9a-f:.]+)\](?::\d+)?$/.exec(address);
+  if (bracketed) address = bracketed[1]!;
+  else if (/^\d{1,3}(?:\.\d{1,3}){3}:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'));
+  address = address.replace(/^::ffff:(?=\d{1,3}(?:\.\d{1,3}){3}$)/, '');
+  const ipv4 = /^\d{1,3}(?:\.\d{1,3}){3}$/.test(address);
+  const ipv6 = /^[0-9a-f:.]{2,45}$/.test(address) && address.includes(':');
+  return ipv4 || ipv6 ? address : undefined;
+}

@@ -1,0 +1,151 @@
+/**
+ * Failed-authentication throttling on Node (CONTRACT section 18): the suite in process (the
+ * address from X-Forwarded-For behind a trusted proxy), then over real loopback connections
+ * from distinct client addresses, what is logged, and that a throttled secret is never checked.
+ */
+import { describe, expect, it } from 'vitest';
+import { nodeConnection } from '../../src/node';
+import { sourceAddress } from '../../src/policies/source-address';
+import type { CredentialStore } from '../../src/services/credentials/credential-store';
+import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
+import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
+import { AUTH_FAILURE_LIMIT, authFailureSuite } from '../suites/auth-failures.suite';
+import { basic } from '../suites/tokens';
+import { DEMO, testApp } from '../support/harness';
+import { serveOnLoopback, type LoopbackServer } from '../support/loopback';
+import { rawRequest } from '../support/raw-request';
+
+authFailureSuite(() => {
+  const t = testApp({ env: { TRUST_PROXY: 'true', AUTH_FAILURES_PER_MINUTE: String(AUTH_FAILURE_LIMIT) } });
+  return { client: () => t, from: (address) => ({ 'X-Forwarded-For': address }) };
+});
+
+/** A credential store that counts how often a secret is looked up. */
+function countingStore(): { store: CredentialStore; lookups: () => number } {
+  const inner = new MemoryCredentialStore(DEMO_CREDENTIALS);
+  let lookups = 0;
+  const store: CredentialStore = {
+    apiKey: (digest) => (lookups++, inner.apiKey(digest)),
+    personalToken: (digest) => (lookups++, inner.personalToken(digest)),
+    client: (id) => (lookups++, inner.client(id)),
+  };
+  return { store, lookups: () => lookups };
+}
+
+async function served(env: Record<string, string> = {}, store?: CredentialStore) {
+  const t = testApp({ env, services: { connection: nodeConnection, ...(store ? { credentials: store } : {}) } });
+  return { t, server: await serveOnLoopback(t) };
+}
+
+const get = (server: LoopbackServer, from: string, headers: string) =>
+  rawRequest(server.origin, `GET /v2/species HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`, from);
+
+describe('over real connections, the TCP peer is the source address', () => {
+  it('slows a guesser after AUTH_FAILURES_PER_MINUTE (20) wrong keys, without checking the rest; other addresses are served', async () => {
+    const counting = countingStore();
+    const { t, server } = await served({}, counting.store);
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 25; i++) statuses.push((await get(server, '127.0.0.2', `Authorization: ApiKey guess-${i}\r\n`)).status);
+      expect(statuses).toEqual([...Array(20).fill(401), ...Array(5).fill(429)]);
+      const lookupsBefore = counting.lookups();
+      const right = await get(server, '127.0.0.2', `Authorization: ${DEMO.key}\r\n`);
+      expect(right.status, right.text).toBe(429);
+      expect(Number(right.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(counting.lookups(), 'a throttled secret was looked up').toBe(lookupsBefore);
+      expect(t.logs.at(-1)).toMatchObject({ status: 429, flags: ['authThrottled'] });
+      expect((await get(server, '127.0.0.3', `Authorization: ${DEMO.key}\r\n`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('ignores X-Forwarded-For without TRUST_PROXY, and CF-Connecting-IP on Node: a guesser cannot rotate them to escape', async () => {
+    const { server } = await served({ AUTH_FAILURES_PER_MINUTE: '2' });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await get(server, '127.0.0.4', `X-Forwarded-For: 198.51.100.${i}\r\nCF-Connecting-IP: 198.51.100.${i}\r\nAuthorization: ApiKey guess\r\n`)).status);
+      expect(statuses).toEqual([401, 401, 429, 429]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with TRUST_PROXY takes the right-most X-Forwarded-For entry: what the client wrote left of it does not matter', async () => {
+    const { server } = await served({ AUTH_FAILURES_PER_MINUTE: '2', TRUST_PROXY: 'true' });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await get(server, '127.0.0.5', `X-Forwarded-For: 198.51.100.${i}, 203.0.113.7\r\nAuthorization: ApiKey guess\r\n`)).status);
+      expect(statuses).toEqual([401, 401, 429, 429]);
+      // Another client behind the same proxy (same TCP peer) is another address.
+      expect((await get(server, '127.0.0.5', `X-Forwarded-For: 203.0.113.8\r\nAuthorization: ${DEMO.key}\r\n`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('throttles the token endpoint per client across addresses, comparing no secret once past the limit', async () => {
+    const counting = countingStore();
+    const { server } = await served({ AUTH_FAILURES_PER_MINUTE: '2' }, counting.store);
+    const token = (from: string, secret: string) => {
+      const body = `grant_type=client_credentials&client_id=${DEMO.clientId}&client_secret=${secret}`;
+      return rawRequest(server.origin, `POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`, from);
+    };
+    try {
+      expect((await token('127.0.0.6', 'guess-1')).status).toBe(401);
+      expect((await token('127.0.0.7', 'guess-2')).status).toBe(401);
+      const lookupsBefore = counting.lookups();
+      const refused = await token('127.0.0.8', DEMO.clientSecret);
+      expect(refused.status, refused.text).toBe(429);
+      expect(JSON.parse(refused.body)).toMatchObject({ error: 'slow_down' });
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(counting.lookups()).toBe(lookupsBefore);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the log line of a failure', () => {
+  it('is the request’s access line, naming the place, the code, the client and the source address, never the secret', async () => {
+    const t = testApp({ env: { TRUST_PROXY: 'true' } });
+    const from = { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9' };
+    await t.get('/v2/species', { ...from, Authorization: 'ApiKey sekret-guess-1' });
+    await t.get('/v1/species?key=sekret-guess-2', from);
+    await t.get('/v2/species', { ...from, Authorization: 'Bearer sekret.guess.3' });
+    await t.get('/v2/species?KEY=sekret-guess-4&key=sekret-guess-5', from);
+    await t.get('/v2/species', from);
+    await t.get('/v2/species', { ...from, Authorization: DEMO.key });
+    await t.get('/oauth/token', { ...from, 'Content-Type': 'application/x-www-form-urlencoded' }, { method: 'POST', body: 'grant_type=client_credentials&client_id=demo-client&client_secret=sekret-guess-6' });
+    await t.get('/oauth/token', { ...from, 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basic('demo-client', 'sekret-guess-7') }, { method: 'POST', body: 'grant_type=client_credentials' });
+    expect(t.logs).toHaveLength(8);
+    const failure = (place: string, code: string, client_id: string | null = null) => ({ place, code, client_id, source_address: '203.0.113.9' });
+    expect(t.logs.map((l) => [l.status, l.auth_failure ?? null])).toEqual([
+      [401, failure('authorization', 'auth/invalidCredential')],
+      [401, failure('query:key', 'auth/invalidCredential')],
+      [401, failure('authorization', 'auth/invalidCredential')],
+      [401, failure('query:key', 'auth/credentialNotAccepted')],
+      // No credential: nothing was refused.
+      [401, null],
+      [200, null],
+      [401, failure('oauth:body', 'oauth/invalidClient', 'demo-client')],
+      [401, failure('oauth:basic', 'oauth/invalidClient', 'demo-client')],
+    ]);
+    expect(JSON.stringify(t.logs)).not.toMatch(/sekret/);
+  });
+});
+
+describe('sourceAddress', () => {
+  const rows: Array<[string, Parameters<typeof sourceAddress>, string | undefined]> = [
+    ['the TCP peer', [{ tls: false, remoteAddress: '203.0.113.9' }, undefined, false], '203.0.113.9'],
+    ['an IPv4-mapped peer, as IPv4', [{ tls: false, remoteAddress: '::ffff:203.0.113.9' }, undefined, false], '203.0.113.9'],
+    ['X-Forwarded-For ignored without TRUST_PROXY', [{ tls: false, remoteAddress: '10.0.0.2' }, '198.51.100.1', false], '10.0.0.2'],
+    ['the right-most X-Forwarded-For entry with TRUST_PROXY', [{ tls: false, remoteAddress: '10.0.0.2' }, '1.2.3.4, 198.51.100.1', true], '198.51.100.1'],
+    ['an entry with a port', [{ tls: false, remoteAddress: '10.0.0.2' }, '198.51.100.1:5678', true], '198.51.100.1'],
+    ['a bracketed IPv6 entry with a port, lower-cased', [{ tls: false, remoteAddress: '10.0.0.2' }, '[2001:DB8::1]:443', true], '2001:db8::1'],
+    ['an entry that is no address: the peer', [{ tls: false, remoteAddress: '10.0.0.2' }, '1.2.3.4, unknown', true], '10.0.0.2'],
+    ['the platform (CF-Connecting-IP) over everything', [{ tls: true, clientAddress: '2001:db8::7', remoteAddress: '10.0.0.2' }, '198.51.100.1', true], '2001:db8::7'],
+    ['nothing known', [{ tls: true }, undefined, false], undefined],
+  ];
+  for (const [name, args, expected] of rows) it(name, () => expect(sourceAddress(...args)).toBe(expected));
+});

@@ -1,0 +1,30 @@
+/**
+ * Failed-authentication throttling at the edge: the source address is `CF-Connecting-IP`, and
+ * the counts live in the RATE_LIMITER Durable Objects, so every isolate sees the same ones.
+ */
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { buildGateway } from '../../src/worker/gateway';
+import { AUTH_FAILURE_LIMIT, authFailureSuite } from '../suites/auth-failures.suite';
+import { DEMO } from '../suites/client';
+import { gatewayClient } from './client';
+
+const limited = () => gatewayClient(buildGateway({ ...env, AUTH_FAILURES_PER_MINUTE: String(AUTH_FAILURE_LIMIT) }));
+
+authFailureSuite(() => {
+  const gateway = limited();
+  return { client: () => gateway, from: (address) => ({ 'CF-Connecting-IP': address }) };
+});
+
+describe('failed authentication across isolates', () => {
+  it('counts one address in one Durable Object, whichever isolate the attempts land in', async () => {
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 3_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+    const isolates = [limited(), limited()];
+    const from = { 'CF-Connecting-IP': `192.0.2.${1 + Math.floor(Math.random() * 250)}` };
+    const statuses = [];
+    for (let i = 0; i <= AUTH_FAILURE_LIMIT; i++) statuses.push((await isolates[i % 2]!.get('/v2/species', { ...from, Authorization: `ApiKey guess-${i}` })).status);
+    expect(statuses).toEqual([...Array(AUTH_FAILURE_LIMIT).fill(401), 429]);
+    expect((await isolates[1]!.get('/v2/species', { ...from, Authorization: DEMO.key })).status).toBe(429);
+  });
+});
