@@ -30,7 +30,7 @@ const STAMP = join(DIST, 'build.json');
 export const ENTRIES = [
   ['src/node.ts', 'node'],
   ['scripts/kv-credentials.ts', 'kv-credentials'],
-  // ['scripts/credentials.ts', 'credentials'],
+  ['scripts/credentials.ts', 'credentials'],
 ];
 
 /** Everything a bundle is made from: a change to any of these makes dist/ stale. */

@@ -2,27 +2,48 @@
  * Turns a CREDENTIALS_FILE document into the input of `wrangler kv bulk put`, so the Workers
  * entry's KV namespace holds the same credentials as a Node deployment (docs/workers.md).
  *
- *   npx tsx scripts/kv-credentials.ts credentials.json > kv-credentials.json
+ *   npm run kv:credentials -- credentials.json --out kv-credentials.json
  *   npx wrangler kv bulk put kv-credentials.json --binding CREDENTIALS --remote
  *
- * `--demo` instead of a file gives the bundled demo credentials (`npm run seed:worker` puts them
- * in the local KV namespace of `npm run dev:worker`).
+ * Without `--out` the JSON goes to standard output (`npm run --silent ...` keeps npm's own
+ * banner out of it). `--demo` instead of a file gives the bundled demo credentials
+ * (`npm run seed:worker` puts them in the local KV namespace of `npm run dev:worker`).
  *
  * The document holds only SHA-256 digests, so the output holds no plaintext secret either.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { DEMO_CREDENTIALS } from '../src/services/credentials/demo-credentials';
-import { kvEntries } from '../src/services/credentials/kv-credential-store';
+import { fromCommandLine, writeFileAtomic } from './credentials/files';
+import { kvBulkJson } from './credentials/kv-bulk';
 
-const file = process.argv[2];
-if (!file) {
-  console.error('usage: npx tsx scripts/kv-credentials.ts <credentials.json | --demo>');
-  process.exit(2);
+const USAGE = 'usage: npm run kv:credentials -- <credentials.json | --demo> [--out FILE]';
+
+export function main(argv: readonly string[]): number {
+  const args = [...argv];
+  const at = args.indexOf('--out');
+  const out = at >= 0 ? args.splice(at, 2)[1] : undefined;
+  const [file, ...rest] = args;
+  if (!file || rest.length > 0 || (at >= 0 && !out)) {
+    console.error(USAGE);
+    return 2;
+  }
+  let text: string;
+  try {
+    text = kvBulkJson(file === '--demo' ? DEMO_CREDENTIALS : JSON.parse(readFileSync(fromCommandLine(file), 'utf8')));
+  } catch (err) {
+    console.error(`${file}: ${(err as Error).message}`);
+    return 1;
+  }
+  if (out === undefined) process.stdout.write(text);
+  else {
+    writeFileAtomic(fromCommandLine(out), text);
+    console.error(`wrote ${text.split('"key"').length - 1} KV entries to ${out}`);
+  }
+  return 0;
 }
-try {
-  const doc = file === '--demo' ? DEMO_CREDENTIALS : JSON.parse(readFileSync(file, 'utf8'));
-  process.stdout.write(`${JSON.stringify(kvEntries(doc), null, 2)}\n`);
-} catch (err) {
-  console.error(`${file}: ${(err as Error).message}`);
-  process.exit(1);
+
+// Started as a program, not imported.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  process.exitCode = main(process.argv.slice(2));
 }

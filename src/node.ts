@@ -21,6 +21,7 @@ import type { ConnectionInfo } from './services/connection';
 import type { LogLine } from './env';
 import { assembleServices, randomSecret } from './services/index';
 import { createUpstreamSource } from './services/upstream/index';
+import { redisRateLimiter } from './services/rate-limit/redis-connection';
 
 const FIXTURE = new URL('../fixtures/taxa.json', import.meta.url);
 /** The compiled dataset's pieces and their index (`npm run compile:data`; `npm start` runs it first when stale). */
@@ -141,8 +142,10 @@ export function main(): void {
   const bundled = config.upstreamUrl ? undefined : bundledSource();
   const log = batchedStdoutLog();
   const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log });
+  // REDIS_URL shares rate limits and failure throttles between instances; unset, they are per process.
+  const rateLimiter = config.redisUrl ? redisRateLimiter(config.redisUrl, systemClock, log) : undefined;
   const credentials = credentialStore(config);
-  const services = assembleServices(config, { source, credentials, fallbackSigningSecret: randomSecret(), connection: nodeConnection, log, digest: nodeDigest, afterResponse: afterNodeResponse, docsAssets: nodeDocsAssets() });
+  const services = assembleServices(config, { source, credentials, fallbackSigningSecret: randomSecret(), connection: nodeConnection, log, digest: nodeDigest, afterResponse: afterNodeResponse, docsAssets: nodeDocsAssets(), rateLimiter });
   const app = createApp(config, services);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {

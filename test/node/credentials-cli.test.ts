@@ -1,0 +1,197 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/core/crypto';
+import { parseCredentialDocument } from '../../src/services/credentials/credential-store';
+import { kvEntries } from '../../src/services/credentials/kv-credential-store';
+import { parseArgs } from '../../scripts/credentials/args';
+import { UsageError, addCredential, listCredentials, revokeCredential, type NewCredential } from '../../scripts/credentials/document';
+import { ROOT, startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
+
+const DIGEST = 'a'.repeat(64);
+const project = (id: string, extra: Partial<NewCredential> = {}): NewCredential => ({ kind: 'project', id, digest: DIGEST, resources: '*', preview: false, ...extra });
+
+describe('editing a credential document', () => {
+  it('adds each kind where the gateway reads it, and lists them without digests', () => {
+    let doc: unknown = {};
+    doc = addCredential(doc, project('acme', { resources: ['species', 'genus'] }));
+    doc = addCredential(doc, { kind: 'client', id: 'acme-ci', digest: 'b'.repeat(64), resources: '*', preview: true });
+    doc = addCredential(doc, { kind: 'token', id: 'ada', digest: 'c'.repeat(64), resources: ['plants'], preview: false });
+    expect(parseCredentialDocument(doc)).toEqual({
+      projects: [{ id: 'acme', key_sha256: DIGEST, resources: ['species', 'genus'], preview: false }],
+      clients: [{ id: 'acme-ci', secret_sha256: 'b'.repeat(64), resources: '*', preview: true }],
+      personal_tokens: [{ member: 'ada', token_sha256: 'c'.repeat(64), resources: ['plants'], preview: false }],
+    });
+    const rows = listCredentials(doc);
+    expect(rows.map((r) => `${r.kind}:${r.id}`)).toEqual(['project:acme', 'client:acme-ci', 'token:ada']);
+    expect(JSON.stringify(rows)).not.toContain(DIGEST);
+  });
+
+  it('refuses a duplicate id of the same kind, not of another kind', () => {
+    const doc = addCredential({}, project('acme'));
+    expect(() => addCredential(doc, project('acme', { digest: 'd'.repeat(64) }))).toThrow(/project acme already exists/);
+    expect(listCredentials(addCredential(doc, { ...project('acme'), kind: 'client', digest: 'e'.repeat(64) }))).toHaveLength(2);
+  });
+
+  it('revokes by kind and id, and refuses an id that is not there', () => {
+    let doc: unknown = addCredential(addCredential({}, project('acme')), { ...project('acme'), kind: 'token', digest: 'e'.repeat(64) });
+    const { doc: next, removed } = revokeCredential(doc, 'project', 'acme');
+    expect(removed).toBe(1);
+    expect(listCredentials(next).map((r) => `${r.kind}:${r.id}`)).toEqual(['token:acme']);
+    expect(() => revokeCredential(next, 'project', 'acme')).toThrow(UsageError);
+    doc = next;
+    expect(() => revokeCredential(doc, 'client', 'acme')).toThrow(/no client "acme"/);
+  });
+
+  it('revokes the last credential, leaving a document it can add to again', () => {
+    const { doc: none } = revokeCredential(addCredential({}, project('acme')), 'project', 'acme');
+    expect(none).toEqual({ projects: [], clients: [], personal_tokens: [] });
+    expect(listCredentials(none)).toEqual([]);
+    expect(listCredentials(addCredential(none, project('next'))).map((r) => r.id)).toEqual(['next']);
+  });
+
+  it('validates the document it edits, naming the bad entry', () => {
+    expect(() => addCredential({ projects: [{ id: 'x', key_sha256: 'plain', resources: '*' }] }, project('y'))).toThrow(/projects\[0\]\.key_sha256/);
+  });
+});
+
+describe('the command line', () => {
+  it.each([
+    [['create', 'project', 'acme', '--resources', 'species,trees'], /unknown resource "trees"/],
+    [['create', 'project', 'acme', '--resources', 'species,species'], /names a resource twice/],
+    [['create', 'project', 'a:b'], /bad project id "a:b"/],
+    [['create', 'client', 'x'.repeat(65)], /bad client id/],
+    [['create', 'project', 'acme', '--preview'], /--preview does not apply to create project/],
+    [['create', 'robot', 'r2'], /unknown kind "robot"/],
+    [['create', 'token'], /create token needs an id/],
+    [['create', 'project', 'acme', 'extra'], /unexpected argument "extra"/],
+    [['create', 'project', 'acme', '--file'], /--file needs a value/],
+    [['create', 'project', 'acme', '--colour', 'red'], /unknown option --colour/],
+    [['list', '--resources', '*'], /--resources does not apply to list/],
+    [['revoke', 'acme'], /unknown kind "acme"/],
+    [['rotate'], /unknown command "rotate"/],
+    [[], /no command/],
+  ])('%j is refused: %s', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(UsageError);
+    expect(() => parseArgs(argv)).toThrow(message);
+  });
+
+  it('reads every option form', () => {
+    expect(parseArgs(['create', 'client', 'ci', '--resources=species,genus', '--preview', '--file', 'c.json', '--kv', 'kv.json'])).toEqual({
+      action: 'create', kind: 'client', id: 'ci', resources: ['species', 'genus'], preview: true, file: 'c.json', kv: 'kv.json',
+    });
+    expect(parseArgs(['revoke', 'token', 'ada'])).toEqual({ action: 'revoke', kind: 'token', id: 'ada' });
+  });
+});
+
+/**
+ * The CLI run from `cwd`: through `npm run --silent credentials --`, as an operator types it, for
+ * the first call of a test; the others start the script directly with npm's INIT_CWD (the same
+ * program, a second less each).
+ */
+function credentials(cwd: string, ...argv: string[]) {
+  const env = { ...process.env, CREDENTIALS_FILE: '' };
+  const out = viaNpm.has(cwd)
+    ? spawnSync(process.execPath, ['--import', 'tsx', 'scripts/credentials.ts', ...argv], { cwd: ROOT, encoding: 'utf8', env: { ...env, INIT_CWD: cwd } })
+    : spawnSync('npm', ['--prefix', ROOT, 'run', '--silent', 'credentials', '--', ...argv], { cwd, encoding: 'utf8', env });
+  viaNpm.add(cwd);
+  return { status: out.status, stdout: out.stdout, stderr: out.stderr.split('\n').filter((l) => !l.startsWith('npm warn')).join('\n') };
+}
+const viaNpm = new Set<string>();
+
+const gateways: GatewayProcess[] = [];
+afterAll(() => Promise.all(gateways.map((g) => g.stop())));
+const start = async (file: string) => {
+  const gateway = await startGatewayProcess({ CREDENTIALS_FILE: file });
+  gateways.push(gateway);
+  return gateway;
+};
+
+describe('npm run credentials, end to end', () => {
+  it('creates credentials the real gateway accepts, and a revoked one is refused after a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credentials-cli-'));
+    const file = join(dir, 'credentials.json');
+    const key = credentials(dir, 'create', 'project', 'acme', '--resources', 'species', '--file', 'credentials.json');
+    expect(key.status, key.stderr).toBe(0);
+    const secret = key.stdout.trim();
+    expect(secret, 'stdout is the secret alone').toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(secret, 'base64url')).toHaveLength(32);
+    expect(key.stderr).toMatch(/created project acme \(species\)/);
+    const client = credentials(dir, 'create', 'client', 'acme-ci', '--preview', '--file', 'credentials.json');
+    const token = credentials(dir, 'create', 'token', 'ada', '--resources', 'plants', '--file', 'credentials.json');
+    expect([client.status, token.status]).toEqual([0, 0]);
+    const stored = readFileSync(file, 'utf8');
+    for (const s of [secret, client.stdout.trim(), token.stdout.trim()]) expect(stored).not.toContain(s);
+    expect(stored).toContain(await sha256Hex(secret));
+    expect(readdirSync(dir), 'no temporary file left behind').toEqual(['credentials.json']);
+    const listed = credentials(dir, 'list', '--file', 'credentials.json');
+    expect(listed.stdout.split('\n').filter(Boolean).map((l) => l.split(/\s+/).slice(0, 2).join(' '))).toEqual(['project acme', 'client acme-ci', 'token ada']);
+
+    const duplicate = credentials(dir, 'create', 'project', 'acme', '--file', 'credentials.json');
+    expect(duplicate.status).toBe(2);
+    expect(duplicate.stdout, 'no secret for a refused credential').toBe('');
+    expect(duplicate.stderr.trim()).toBe('credentials: project acme already exists: revoke it first, or choose another id (see --help)');
+
+    let gateway = await start(file);
+    const get = (path: string, authorization: string) => fetch(`${gateway.origin}${path}`, { headers: { Authorization: authorization } });
+    expect((await get('/v2/species/ABBA', `ApiKey ${secret}`)).status).toBe(200);
+    expect((await get('/v2/genus/Abies', `ApiKey ${secret}`)).status).toBe(403);
+    expect((await get('/v2/plants/ABBA', `Bearer ${token.stdout.trim()}`)).status).toBe(200);
+    const issued = await fetch(`${gateway.origin}/oauth/token`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${btoa(`acme-ci:${client.stdout.trim()}`)}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    expect(issued.status).toBe(200);
+    const { access_token } = (await issued.json()) as { access_token: string };
+    expect((await get('/v3/species/ABBA', `Bearer ${access_token}`)).status).toBe(200);
+
+    const revoked = credentials(dir, 'revoke', 'project', 'acme', '--file', 'credentials.json');
+    expect(revoked.status, revoked.stderr).toBe(0);
+    await gateway.stop();
+    gateway = await start(file);
+    expect((await get('/v2/species/ABBA', `ApiKey ${secret}`)).status).toBe(401);
+    expect((await get('/v2/plants/ABBA', `Bearer ${token.stdout.trim()}`)).status, 'other credentials survive').toBe(200);
+  });
+
+  it('writes a KV entry for wrangler instead, in the layout of kv:credentials, touching no credential file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credentials-kv-'));
+    const made = credentials(dir, 'create', 'client', 'edge-ci', '--resources', 'species,genus', '--kv', 'kv.json');
+    expect(made.status, made.stderr).toBe(0);
+    const secret = made.stdout.trim();
+    const digest = await sha256Hex(secret);
+    const written = JSON.parse(readFileSync(join(dir, 'kv.json'), 'utf8'));
+    expect(written).toEqual(kvEntries({ clients: [{ id: 'edge-ci', secret_sha256: digest, resources: ['species', 'genus'] }] }));
+    expect(readdirSync(dir)).toEqual(['kv.json']);
+  });
+
+  it.each([
+    [['revoke', 'project', 'acme', '--file', 'missing.json'], /missing\.json: no such credential file/],
+    [['create', 'project', 'acme'], /give --file FILE or set CREDENTIALS_FILE/],
+    [['create', 'project', 'acme', '--file', 'broken.json'], /broken\.json is not JSON/],
+  ])('%j exits 2 with one line, writing nothing', (argv, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'credentials-bad-'));
+    writeFileSync(join(dir, 'broken.json'), '{"projects": [');
+    const out = credentials(dir, ...argv);
+    expect(out.status).toBe(2);
+    expect(out.stdout).toBe('');
+    expect(out.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
+    expect(existsSync(join(dir, 'c.json'))).toBe(false);
+  });
+});
+
+describe('npm run kv:credentials', () => {
+  it('writes the bulk-put file with --out, and with --silent standard output is the JSON alone', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kv-out-'));
+    const doc = { projects: [{ id: 'acme', key_sha256: DIGEST, resources: '*' }] };
+    writeFileSync(join(dir, 'credentials.json'), JSON.stringify(doc));
+    const run = (...args: string[]) => spawnSync('npm', ['--prefix', ROOT, 'run', ...args], { cwd: dir, encoding: 'utf8' });
+    const written = run('kv:credentials', '--', 'credentials.json', '--out', 'kv-credentials.json');
+    expect(written.status, written.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'kv-credentials.json'), 'utf8'))).toEqual(kvEntries(doc));
+    const printed = run('--silent', 'kv:credentials', '--', 'credentials.json');
+    expect(JSON.parse(printed.stdout)).toEqual(kvEntries(doc));
+  });
+});

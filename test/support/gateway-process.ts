@@ -1,0 +1,42 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export const ROOT = new URL('../..', import.meta.url).pathname;
+
+export interface GatewayProcess {
+  origin: string;
+  /** Every line it wrote so far, stdout and stderr. */
+  lines: string[];
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `src/node.ts` as a real process on a free loopback port; resolves once it listens. */
+export function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${lines.join('\n')}`)), 30_000);
+    createInterface({ input: child.stderr! }).on('line', (l) => lines.push(l));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      if (!line.includes('gateway listening')) return;
+      clearTimeout(timer);
+      resolve({ origin: `http://127.0.0.1:${JSON.parse(line).port}`, lines, child, stop });
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited ${code}: ${lines.join('\n')}`));
+    });
+  });
+}
