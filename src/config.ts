@@ -82,19 +82,22 @@ export function parseConfig(vars: ConfigVars): Config {
     const value = vars[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
   };
-  const int = (name: string, fallback: number, min = 0): number => {
+  const int = (name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number => {
     const raw = text(name);
     if (raw === undefined) return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min) {
-      throw new ConfigError(name, `must be a whole number >= ${min} (got ${JSON.stringify(raw)})`);
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+      throw new ConfigError(name, `must be a whole number ${range} (got ${JSON.stringify(raw)})`);
     }
     return Number(raw);
   };
   const instant = (name: string, fallback: string): number => {
     const raw = text(name) ?? fallback;
-    const ms = /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : Number.NaN;
-    if (Number.isNaN(ms)) throw new ConfigError(name, `must be an RFC 3339 date-time (got ${JSON.stringify(raw)})`);
-    return ms;
+    try {
+      return parseInstant(raw);
+    } catch (err) {
+      throw new ConfigError(name, `${(err as Error).message} (got ${JSON.stringify(raw)})`);
+    }
   };
   const url = (name: string, fallback?: string): string | undefined => {
     const raw = text(name) ?? fallback;
@@ -152,9 +155,15 @@ export function parseConfig(vars: ConfigVars): Config {
     return { legacyUrl, legacyAuthorization: text('LEGACY_V1_AUTHORIZATION'), answer, comparePercent, compareIgnore, brownouts };
   };
 
+  const v1DeprecatedAt = instant('V1_DEPRECATED_AT', '2026-01-01T00:00:00Z');
+  const v1Sunset = instant('V1_SUNSET', '2027-07-31T00:00:00Z');
+  if (v1Sunset < v1DeprecatedAt) {
+    throw new ConfigError('V1_SUNSET', `is before V1_DEPRECATED_AT (${new Date(v1Sunset).toISOString()} < ${new Date(v1DeprecatedAt).toISOString()}): v1 is deprecated first, then retired; set V1_SUNSET later or V1_DEPRECATED_AT earlier`);
+  }
+
   return {
-    port: int('PORT', 8787, 0),
-    upstreamUrl: url('UPSTREAM_URL'),
+    port: int('PORT', 8787, 0, 65535),
+    upstreamUrl: upstreamBase(url('UPSTREAM_URL')),
     upstreamAuthorization: text('UPSTREAM_AUTHORIZATION'),
     credentialsFile: text('CREDENTIALS_FILE'),
     tokenSigningSecret: text('TOKEN_SIGNING_SECRET'),
@@ -162,8 +171,8 @@ export function parseConfig(vars: ConfigVars): Config {
     docsUrl: url('DOCS_URL', 'https://docs.botanical.example')!,
     trustProxy: bool('TRUST_PROXY'),
     httpsRedirectUntil: instant('HTTPS_REDIRECT_UNTIL', '2026-08-31T00:00:00Z'),
-    v1DeprecatedAt: instant('V1_DEPRECATED_AT', '2026-01-01T00:00:00Z'),
-    v1Sunset: instant('V1_SUNSET', '2027-07-31T00:00:00Z'),
+    v1DeprecatedAt,
+    v1Sunset,
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 120, 1),
     tokenRateLimitPerMinute: int('TOKEN_RATE_LIMIT_PER_MINUTE', 10, 1),
     upstream: {
@@ -190,6 +199,51 @@ export function parseConfig(vars: ConfigVars): Config {
       maxConnections: int('MAX_CONNECTIONS', 10_000, 1),
     },
   };
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/i;
+
+/**
+ * An RFC 3339 date-time with an explicit offset, as epoch milliseconds. `Date.parse` would read a
+ * date without an offset in the machine's local time and roll `2027-02-30` over into March, so a
+ * sunset could silently move; both are refused here.
+ */
+export function parseInstant(raw: string): number {
+  const m = RFC3339.exec(raw);
+  if (!m) {
+    const hint = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(raw) ? ' (this one has no offset, so it would depend on the server\'s time zone)' : '';
+    throw new Error(`must be an RFC 3339 date-time with an offset, Z or +hh:mm, such as 2027-07-31T00:00:00Z${hint}`);
+  }
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const offsetHours = m[9] === undefined ? 0 : Number(m[9]);
+  const offsetMinutes = m[10] === undefined ? 0 : Number(m[10]);
+  const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+  const back = new Date(utc);
+  const real = back.getUTCFullYear() === year && back.getUTCMonth() === month - 1 && back.getUTCDate() === day && back.getUTCHours() === hour && back.getUTCMinutes() === minute && back.getUTCSeconds() === second;
+  if (!real || offsetHours > 23 || offsetMinutes > 59) throw new Error('is not a real date and time: check the day of the month, the hour and the offset');
+  const fraction = m[7] === undefined ? 0 : Math.floor(Number(`0${m[7]}`) * 1000);
+  const sign = m[8]!.startsWith('-') ? -1 : 1;
+  return utc + fraction - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
+}
+
+/**
+ * `UPSTREAM_URL` is the backend's base: the gateway appends `/v2/...` itself, so a base that
+ * already ends in a version segment would ask for `/v2/v2/...` (502 on lists, 404 on details).
+ */
+function upstreamBase(base: string | undefined): string | undefined {
+  const versioned = base && /^(.*?)(\/api)?\/v\d+$/i.exec(new URL(base).pathname.replace(/\/+$/, ''));
+  if (!base || !versioned) return base;
+  const corrected = new URL(base);
+  corrected.pathname = versioned[1] || '/';
+  if (corrected.password) corrected.password = 'PASSWORD';
+  throw new ConfigError('UPSTREAM_URL', `must be the backend's base URL without a version segment (the gateway adds /v2): set UPSTREAM_URL=${corrected.href.replace(/\/+$/, '')}`);
+}
+
+/** Settings that are valid but deserve a line at start-up (an entry logs them as warnings). */
+export function configWarnings(config: Config, now: number): string[] {
+  const warnings: string[] = [];
+  if (config.v1Sunset <= now) warnings.push(`V1_SUNSET (${new Date(config.v1Sunset).toISOString()}) has passed: every v1 request is answered 410.`);
+  return warnings;
 }
 
 /** The configuration with secrets masked, for the start-up log line. */

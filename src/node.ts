@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import { createApp } from './app';
-import { ConfigError, describeConfig, parseConfig, type Config } from './config';
+import { ConfigError, configWarnings, describeConfig, parseConfig, type Config } from './config';
 import type { Dataset } from './core/records';
 import type { DocsAssets } from './openapi/docs-page';
 import { BundledSource } from './services/bundled/bundled-source';
@@ -112,8 +112,19 @@ function credentialStore(config: Config) {
   try {
     return new MemoryCredentialStore(parseCredentialDocument(JSON.parse(readFileSync(config.credentialsFile, 'utf8'))));
   } catch (err) {
-    throw new ConfigError('CREDENTIALS_FILE', `could not be loaded: ${(err as Error).message}`);
+    throw new ConfigError('CREDENTIALS_FILE', `(${config.credentialsFile}) could not be loaded: ${(err as Error).message}`);
   }
+}
+
+/** A listen failure as one line naming the setting to change (CONTRACT section 17), never a stack. */
+function listenError(err: NodeJS.ErrnoException, config: Config): ConfigError | undefined {
+  const where = `${config.host}:${config.port}`;
+  if (err.code === 'EADDRINUSE') return new ConfigError('PORT', `${config.port} is already in use on ${config.host}: stop the other process or choose another PORT`);
+  if (err.code === 'EACCES') return new ConfigError('PORT', `${config.port} may not be opened by this user on ${config.host}: choose a PORT above 1023`);
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') {
+    return new ConfigError('HOST', `${JSON.stringify(config.host)} is not an address of this machine (listening on ${where} failed): use 0.0.0.0, 127.0.0.1 or one of its addresses`);
+  }
+  return undefined;
 }
 
 /** Starts `task` once the response has been written (or the caller has gone), never before. */
@@ -126,25 +137,36 @@ export function main(): void {
   const started = performance.now();
   const config = parseConfig(process.env);
   if (!config.tokenSigningSecret) warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-process secret.');
+  configWarnings(config, systemClock.now()).forEach(warn);
   // Upstream mode (CONTRACT section 12) never loads the bundled dataset.
   const bundled = config.upstreamUrl ? undefined : bundledSource();
   const log = batchedStdoutLog();
   const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log });
   // REDIS_URL shares rate limits and failure throttles between instances; unset, they are per process.
   const rateLimiter = config.redisUrl ? redisRateLimiter(config.redisUrl, systemClock, log) : undefined;
-  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection, log, digest: nodeDigest, afterResponse: afterNodeResponse, docsAssets: nodeDocsAssets(), rateLimiter });
+  const credentials = credentialStore(config);
+  const services = assembleServices(config, { source, credentials, fallbackSigningSecret: randomSecret(), connection: nodeConnection, log, digest: nodeDigest, afterResponse: afterNodeResponse, docsAssets: nodeDocsAssets(), rateLimiter });
   const app = createApp(config, services);
 
-  const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     console.log(JSON.stringify({
       level: 'info',
       message: 'gateway listening',
+      host: info.address,
       port: info.port,
       mode: bundled ? 'bundled' : 'upstream',
       records: bundled?.counts(),
+      credentials: { source: config.credentialsFile ? 'CREDENTIALS_FILE' : 'demo', ...credentials.counts() },
       startup_ms: Math.round(performance.now() - started),
       config: describeConfig(config),
     }));
+  });
+
+  server.once('error', (err: NodeJS.ErrnoException) => {
+    const line = listenError(err, config);
+    if (!line) throw err;
+    console.error(line.message);
+    process.exit(1);
   });
 
   // Drain in-flight requests on SIGTERM/SIGINT, then exit.

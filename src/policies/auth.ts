@@ -7,6 +7,7 @@ import type { Principal } from '../services/credentials/credential-store';
 import type { ResourceName } from '../services/record-source';
 import type { CredentialPlace, CredentialRules, Scheme } from '../versions/version';
 import { isDescriptionPath } from '../openapi/names';
+import { findNewlineDigestEntry, newlineDigestWarning } from '../services/credentials/newline-digest';
 import { walk } from '../versions/walker';
 import type { FailedAuthentications } from './auth-failures';
 
@@ -36,7 +37,7 @@ function label(place: CredentialPlace, scheme: Scheme | undefined, versionName: 
  * a credential from an address past its failure limit is refused before the secret is looked
  * at; every refused credential is counted and logged (CONTRACT section 18).
  */
-export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' | 'digest'>, realm: string, failures: FailedAuthentications) =>
+export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' | 'digest' | 'log'>, realm: string, failures: FailedAuthentications) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const version = c.get('version');
     // A version's description is public (CONTRACT section 15); nothing there is counted or limited.
@@ -73,7 +74,7 @@ export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' |
 
 /** The caller behind a credential in an accepted place, or a thrown 401. */
 async function verify(
-  services: Pick<Services, 'credentials' | 'tokens' | 'digest'>,
+  services: Pick<Services, 'credentials' | 'tokens' | 'digest' | 'log'>,
   chosen: Presented,
   rules: CredentialRules,
   versionName: string,
@@ -89,14 +90,26 @@ async function verify(
       throw challenge('auth/credentialNotAccepted', `${versionName} does not accept ${scheme === 'apikey' ? 'API keys' : 'Bearer tokens'}.`);
     }
     principal = await (scheme === 'apikey' ? services.credentials.apiKey(await services.digest(match[2]!)) : bearer(services, match[2]!, challenge));
-    if (!principal) throw challenge('auth/invalidCredential', 'The credential is not valid.', scheme === 'bearer');
+    if (!principal) {
+      await explainFailure(services, match[2]!, scheme === 'apikey' ? ['apiKey'] : ['personalToken']);
+      throw challenge('auth/invalidCredential', 'The credential is not valid.', scheme === 'bearer');
+    }
   } else {
     // Legacy places carry a bare secret: a project key, else a personal or OAuth token.
     const digest = await services.digest(chosen.value);
     principal = (await services.credentials.apiKey(digest)) ?? (await bearer(services, chosen.value, challenge));
-    if (!principal) throw challenge('auth/invalidCredential', 'The credential is not valid.');
+    if (!principal) {
+      await explainFailure(services, chosen.value, ['apiKey', 'personalToken']);
+      throw challenge('auth/invalidCredential', 'The credential is not valid.');
+    }
   }
   return { principal, credential: label(chosen.place, scheme, versionName) };
+}
+
+/** A secret that failed: logs a hint when the stored digest was made with a trailing newline. */
+async function explainFailure(services: Pick<Services, 'credentials' | 'digest' | 'log'>, secret: string, kinds: Array<'apiKey' | 'personalToken'>): Promise<void> {
+  const entry = await findNewlineDigestEntry(secret, services.digest, kinds.map((kind) => (digest: string) => services.credentials[kind](digest)));
+  if (entry) services.log(newlineDigestWarning(entry));
 }
 
 async function bearer(

@@ -43,11 +43,13 @@ export function isSecure(connection: ConnectionInfo, url: URL, forwardedProto: s
  * on; secure responses carry HSTS. Runs after the host policy (`host`) and before authentication, so a plain-HTTP caller learns
  * about https before anything about its credential.
  */
-export const transport = (config: Pick<Config, 'trustProxy' | 'httpsRedirectUntil'>, services: Pick<Services, 'connection' | 'clock'>) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+export const transport = (config: Pick<Config, 'trustProxy' | 'httpsRedirectUntil'>, services: Pick<Services, 'connection' | 'clock' | 'log'>) => {
+  const hint = untrustedProxyHint(config, services);
+  return createMiddleware<AppEnv>(async (c, next) => {
     const url = new URL(c.req.url);
     const secure = isSecure(services.connection(c), url, c.req.header('X-Forwarded-Proto'), config.trustProxy);
     if (!secure && !HEALTH_PATHS.has(url.pathname)) {
+      hint(c.req.header('X-Forwarded-Proto'));
       if (services.clock.now() < config.httpsRedirectUntil) return redirectToHttps(c, url);
       throw new ApiError('svc/httpsRequired', `Plain HTTP is no longer served; send the request to https://${c.get('host')}${url.pathname}.`, {
         Upgrade: 'TLS/1.2, HTTP/1.1',
@@ -56,6 +58,29 @@ export const transport = (config: Pick<Config, 'trustProxy' | 'httpsRedirectUnti
     }
     return secure ? withResponseHeaders(c, next, setHsts) : next();
   });
+};
+
+/** At most one hint a minute: a proxy in front sends every request this way. */
+const HINT_INTERVAL_MS = 60_000;
+
+/**
+ * Behind a TLS-terminating proxy without `TRUST_PROXY`, every request arrives as plain HTTP and is
+ * redirected or refused; `X-Forwarded-Proto: https` on such a request is the sign, so the log says
+ * which setting to change.
+ */
+export function untrustedProxyHint(config: Pick<Config, 'trustProxy'>, services: Pick<Services, 'clock' | 'log'>): (forwardedProto: string | undefined) => void {
+  let last = Number.NEGATIVE_INFINITY;
+  return (forwardedProto) => {
+    if (config.trustProxy || forwardedProto?.split(',').pop()!.trim().toLowerCase() !== 'https') return;
+    const now = services.clock.now();
+    if (now - last < HINT_INTERVAL_MS) return;
+    last = now;
+    services.log({
+      level: 'warn',
+      message: 'A request sent over https to a proxy reached the gateway as plain HTTP: behind a TLS-terminating proxy that sets X-Forwarded-Proto, set TRUST_PROXY=true (and listen only where the proxy can reach, e.g. HOST=127.0.0.1).',
+    });
+  };
+}
 
 const setHsts = (headers: ResponseHeaders) => headers.set('Strict-Transport-Security', HSTS);
 

@@ -2,6 +2,7 @@ import { sha256Hex, timingSafeEqual } from '../core/crypto';
 import { ApiError } from '../errors/api-error';
 import { decodeParamName } from '../policies/redact';
 import type { CredentialStore, Principal } from '../services/credentials/credential-store';
+import { newlineDigestWarning } from '../services/credentials/newline-digest';
 
 /** Compared against when the client id is unknown, so both failures cost the same digest. */
 const NO_CLIENT_DIGEST = '0'.repeat(64);
@@ -30,6 +31,7 @@ export async function authenticateClient(
   form: URLSearchParams,
   store: Pick<CredentialStore, 'client'>,
   realm: string,
+  log: (line: Record<string, unknown>) => void = () => {},
 ): Promise<AuthenticatedClient> {
   const challenge: Record<string, string> = authorization === undefined ? {} : { 'WWW-Authenticate': `Basic realm="${realm}", charset="UTF-8"` };
   const fail = (detail: string): never => {
@@ -38,6 +40,9 @@ export async function authenticateClient(
   const presented = clientCredentials(authorization, form, fail);
   const client = await store.client(presented.id);
   const matches = timingSafeEqual(await sha256Hex(presented.secret), client?.secretDigest ?? NO_CLIENT_DIGEST);
+  if (client && !matches && timingSafeEqual(await sha256Hex(`${presented.secret}\n`), client.secretDigest)) {
+    log(newlineDigestWarning(`client:${client.principal.id}`));
+  }
   if (!client || !matches) fail('Unknown client or wrong client secret.');
   return { principal: client!.principal, method: presented.method };
 }

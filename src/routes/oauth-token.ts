@@ -20,7 +20,7 @@ const FORM = 'application/x-www-form-urlencoded';
  */
 export function oauthTokenRoute(
   config: Pick<Config, 'serviceName' | 'tokenRateLimitPerMinute' | 'trustProxy' | 'hostile'>,
-  services: Pick<Services, 'credentials' | 'tokens' | 'rateLimiter' | 'connection'>,
+  services: Pick<Services, 'credentials' | 'tokens' | 'rateLimiter' | 'connection' | 'log'>,
 ): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const failures = new FailedAuthentications(config, services);
@@ -58,11 +58,11 @@ export function oauthTokenRoute(
    */
   async function authenticatedClient(c: Context<AppEnv>, form: URLSearchParams): Promise<AuthenticatedClient> {
     const authorization = c.req.header('Authorization');
-    if (!presentsClientAuthentication(authorization, form)) return authenticateClient(authorization, form, services.credentials, config.serviceName);
+    if (!presentsClientAuthentication(authorization, form)) return authenticateClient(authorization, form, services.credentials, config.serviceName, services.log);
     const clientId = claimedClientId(authorization, form);
     await failures.guard(c, clientId, 'oauth/slowDown');
     try {
-      return await authenticateClient(authorization, form, services.credentials, config.serviceName);
+      return await authenticateClient(authorization, form, services.credentials, config.serviceName, services.log);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) await failures.record(c, { place: authorization === undefined ? 'oauth:body' : 'oauth:basic', code: err.code, ...(clientId ? { clientId } : {}) });
       throw err;

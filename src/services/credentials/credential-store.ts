@@ -53,6 +53,11 @@ export class MemoryCredentialStore implements CredentialStore {
     }
   }
 
+  /** How many credentials of each kind the store holds, for the start-up line. */
+  counts(): { projects: number; clients: number; personal_tokens: number } {
+    return { projects: this.keys.size, clients: this.clients.size, personal_tokens: this.tokens.size };
+  }
+
   async apiKey(digest: string) {
     return this.keys.get(digest);
   }
@@ -75,6 +80,9 @@ export function parseCredentialDocument(json: unknown): CredentialDocument {
   };
   if (typeof json !== 'object' || json === null || Array.isArray(json)) fail('must be a JSON object');
   const doc = json as Record<string, unknown>;
+  // A misspelt list (`"project": [...]`) would otherwise start a gateway that refuses everyone.
+  const unknown = Object.keys(doc).find((key) => !(DOCUMENT_KEYS as readonly string[]).includes(key));
+  if (unknown !== undefined) fail(`unknown key ${JSON.stringify(unknown)}: the lists are ${DOCUMENT_KEYS.join(', ')}`);
   const digest = (v: unknown, where: string) => (typeof v === 'string' && /^[0-9a-f]{64}$/.test(v) ? v : fail(`${where} must be a SHA-256 hex digest`));
   const text = (v: unknown, where: string) => (typeof v === 'string' && v.length > 0 ? v : fail(`${where} must be a non-empty string`));
   const accessOf = (e: Record<string, unknown>, where: string): AccessJson => {
@@ -93,7 +101,7 @@ export function parseCredentialDocument(json: unknown): CredentialDocument {
       return [e as Record<string, unknown>, `${name}[${i}]`] as const;
     });
   };
-  return {
+  const parsed: Required<CredentialDocument> = {
     projects: list('projects').map(([e, w]) => ({ id: text(e.id, `${w}.id`), key_sha256: digest(e.key_sha256, `${w}.key_sha256`), ...accessOf(e, w) })),
     clients: list('clients').map(([e, w]) => ({ id: text(e.id, `${w}.id`), secret_sha256: digest(e.secret_sha256, `${w}.secret_sha256`), ...accessOf(e, w) })),
     personal_tokens: list('personal_tokens').map(([e, w]) => ({
@@ -102,4 +110,21 @@ export function parseCredentialDocument(json: unknown): CredentialDocument {
       ...accessOf(e, w),
     })),
   };
+  if (parsed.projects.length + parsed.clients.length + parsed.personal_tokens.length === 0) {
+    fail(`holds no credentials: add an entry to ${DOCUMENT_KEYS.join(', ')}`);
+  }
+  // Two entries with one digest (or one client id): the store would keep the last, silently.
+  const seen = new Map<string, string>();
+  const once = (key: string, where: string, what: string) => {
+    const first = seen.get(key);
+    if (first !== undefined) fail(`${where} has the same ${what} as ${first}: remove one of them`);
+    seen.set(key, where);
+  };
+  parsed.projects.forEach((p, i) => once(`digest:${p.key_sha256}`, `projects[${i}] (${JSON.stringify(p.id)})`, 'digest'));
+  parsed.personal_tokens.forEach((t, i) => once(`digest:${t.token_sha256}`, `personal_tokens[${i}] (${JSON.stringify(t.member)})`, 'digest'));
+  parsed.clients.forEach((c, i) => once(`digest:${c.secret_sha256}`, `clients[${i}] (${JSON.stringify(c.id)})`, 'digest'));
+  parsed.clients.forEach((c, i) => once(`client:${c.id}`, `clients[${i}] (${JSON.stringify(c.id)})`, 'client id'));
+  return parsed;
 }
+
+const DOCUMENT_KEYS = ['projects', 'clients', 'personal_tokens'] as const;

@@ -1,0 +1,113 @@
+/**
+ * The production build of the Node gateway, and the check `npm start` runs first.
+ *
+ *   node scripts/build.mjs              (`npm run build`) compiles the dataset into generated/ and
+ *                                       bundles each entry below into dist/<name>.js
+ *   node scripts/build.mjs --if-stale   (`prestart`) with the development tools installed: the same,
+ *                                       skipping what is already current; without them (after
+ *                                       `npm prune --omit=dev`): only checks the build is there
+ *
+ * Plain JavaScript, so that it runs where only `dependencies` are installed. The bundles keep every
+ * package external (`--packages=external`): they import only `dependencies`, resolved from
+ * node_modules at run time, and nothing is compiled when the server starts.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(ROOT, 'dist');
+const STAMP = join(DIST, 'build.json');
+
+/**
+ * What an operator runs in production: [source, name of the bundle in dist/]. A bundle sits one
+ * directory below the root, as its source does, so paths it builds from `import.meta.url`
+ * (`../generated/`, `../fixtures/`) stay right.
+ */
+export const ENTRIES = [
+  ['src/node.ts', 'node'],
+  ['scripts/kv-credentials.ts', 'kv-credentials'],
+  ['scripts/credentials.ts', 'credentials'],
+];
+
+/** Everything a bundle is made from: a change to any of these makes dist/ stale. */
+const INPUTS = ['src', 'scripts', 'package.json', 'package-lock.json'];
+
+function filesUnder(path) {
+  const full = join(ROOT, path);
+  const stat = statSync(full, { throwIfNoEntry: false });
+  if (!stat?.isDirectory()) return stat ? [full] : [];
+  return readdirSync(full, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath ?? e.path, e.name))
+    .sort();
+}
+
+/** SHA-256 of the inputs' paths and contents (not their times: a copy or a checkout keeps it). */
+function inputsDigest() {
+  const hash = createHash('sha256');
+  for (const file of INPUTS.flatMap(filesUnder)) hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file));
+  return hash.digest('hex');
+}
+
+function builtFrom() {
+  try {
+    return JSON.parse(readFileSync(STAMP, 'utf8')).inputs;
+  } catch {
+    return undefined;
+  }
+}
+
+const resolvable = (name) => {
+  try {
+    createRequire(import.meta.url).resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function compileDataset() {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/compile-data.ts', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+}
+
+async function bundle(inputs) {
+  const { build } = await import('esbuild');
+  const started = performance.now();
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: Object.fromEntries(ENTRIES.map(([source, name]) => [name, source])),
+    outdir: DIST,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  // The stamp last: its presence says the bundles are complete.
+  writeFileSync(STAMP, `${JSON.stringify({ inputs, entries: ENTRIES.map(([, name]) => `dist/${name}.js`) }, null, 2)}\n`);
+  process.stdout.write(`built ${ENTRIES.map(([, name]) => `dist/${name}.js`).join(', ')} in ${Math.round(performance.now() - started)} ms\n`);
+}
+
+async function main(argv) {
+  const ifStale = argv.includes('--if-stale');
+  if (!resolvable('esbuild') || !resolvable('tsx')) {
+    const missing = [...ENTRIES.map(([, name]) => `dist/${name}.js`), 'generated/taxa.index.json'].filter((p) => !existsSync(join(ROOT, p)));
+    if (ifStale && existsSync(STAMP) && missing.length === 0) return;
+    // Production without a build: say what to do in one line, never compile here.
+    console.error(`${missing.length ? missing.join(', ') : 'dist/build.json'} missing and the development dependencies are not installed: run \`npm ci && npm run build\` before \`npm prune --omit=dev\`.`);
+    process.exit(1);
+  }
+  compileDataset();
+  const inputs = inputsDigest();
+  if (ifStale && builtFrom() === inputs && ENTRIES.every(([, name]) => existsSync(join(DIST, `${name}.js`)))) return;
+  await bundle(inputs);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) await main(process.argv.slice(2));

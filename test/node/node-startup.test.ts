@@ -1,0 +1,125 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/core/crypto';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const children: ChildProcess[] = [];
+afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
+
+interface Started {
+  /** Set once the gateway listens. */
+  listening?: { host: string; port: number; credentials: Record<string, unknown> };
+  code?: number | null;
+  stdout: string[];
+  stderr: string[];
+}
+
+/** `src/node.ts` as a real process: resolves when it listens or exits. */
+function start(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], { cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  const started: Started = { stdout: [], stderr: [] };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`neither listening nor exited: ${JSON.stringify(started)}`)), 30_000);
+    createInterface({ input: child.stderr! }).on('line', (l) => started.stderr.push(l));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      started.stdout.push(line);
+      if (line.includes('gateway listening')) {
+        clearTimeout(timer);
+        started.listening = JSON.parse(line);
+        resolve(started);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      started.code = code;
+      // The stderr pipe may still hold the last line.
+      setTimeout(() => resolve(started), 50);
+    });
+  });
+}
+
+/** Start-up refused: exit 1 and exactly one line on stderr, naming the variable, no stack. */
+function expectRefused(started: Started, variable: string, text: RegExp) {
+  expect(started.listening, started.stdout.join('\n')).toBeUndefined();
+  expect(started.code).toBe(1);
+  expect(started.stderr, started.stderr.join('\n')).toHaveLength(1);
+  expect(started.stderr[0]).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
+  expect(started.stderr[0]).toMatch(text);
+}
+
+const status = (host: string, port: number, path = '/healthz') =>
+  fetch(`http://${host}:${port}${path}`, { headers: { Authorization: 'ApiKey demo-project-key' } }).then(
+    (res) => res.status,
+    (err: Error & { cause?: { code?: string } }) => err.cause?.code ?? err.message,
+  );
+
+const listen = (host: string): Promise<Server> =>
+  new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, host, () => resolve(server));
+  });
+
+describe('the Node entry at start-up (CONTRACT section 17)', () => {
+  it('listens on HOST only', async () => {
+    // Any address of 127/8 is this machine's loopback: HOST=127.0.0.2 must not answer on 127.0.0.1.
+    const { listening } = await start({ HOST: '127.0.0.2' });
+    expect(listening?.host).toBe('127.0.0.2');
+    expect(await status('127.0.0.2', listening!.port)).toBe(200);
+    expect(await status('127.0.0.1', listening!.port)).toBe('ECONNREFUSED');
+  });
+
+  it('a port in use is one line naming PORT, exit 1, no stack', async () => {
+    const taken = await listen('127.0.0.1');
+    const port = (taken.address() as { port: number }).port;
+    try {
+      expectRefused(await start({ PORT: String(port) }), 'PORT', new RegExp(`${port} is already in use on 127\\.0\\.0\\.1`));
+    } finally {
+      taken.close();
+    }
+  });
+
+  it.each([
+    [{ PORT: '70000' }, 'PORT', /from 0 to 65535/],
+    [{ HOST: '192.0.2.1' }, 'HOST', /not an address of this machine/],
+    // The other date rules are the same parser (test/node/operator-config.test.ts).
+    [{ V1_SUNSET: '2027-07-31T00:00:00' }, 'V1_SUNSET', /with an offset/],
+    [{ UPSTREAM_URL: 'http://127.0.0.1:9/v2' }, 'UPSTREAM_URL', /set UPSTREAM_URL=http:\/\/127\.0\.0\.1:9$/],
+  ])('%j is refused in one line naming %s', async (env, variable, text) => {
+    expectRefused(await start(env), variable, text);
+  });
+
+  it('a credential file with a misspelt list is refused naming the file and the key', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'creds-')), 'credentials.json');
+    writeFileSync(file, JSON.stringify({ project: [{ id: 'acme', key_sha256: await sha256Hex('acme-key'), resources: '*' }] }));
+    expectRefused(await start({ CREDENTIALS_FILE: file }), 'CREDENTIALS_FILE', /unknown key "project"/);
+  });
+
+  it('the start-up line says how many projects, clients and personal tokens the store holds', async () => {
+    const demo = await start({});
+    expect(demo.listening?.credentials).toEqual({ source: 'demo', projects: 2, clients: 1, personal_tokens: 1 });
+    const file = join(mkdtempSync(join(tmpdir(), 'creds-')), 'credentials.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        projects: [{ id: 'acme', key_sha256: await sha256Hex('acme-key-1'), resources: '*' }, { id: 'acme', key_sha256: await sha256Hex('acme-key-2'), resources: '*' }, { id: 'zeta', key_sha256: await sha256Hex('zeta-key'), resources: ['species'] }],
+        personal_tokens: [{ member: 'ada', token_sha256: await sha256Hex('ada-token'), resources: '*' }],
+      }),
+    );
+    const own = await start({ CREDENTIALS_FILE: file });
+    expect(own.listening?.credentials).toEqual({ source: 'CREDENTIALS_FILE', projects: 3, clients: 0, personal_tokens: 1 });
+  });
+
+  it('a sunset already past starts with a warning naming V1_SUNSET, and v1 answers 410', async () => {
+    const { listening, stdout } = await start({ V1_DEPRECATED_AT: '2024-01-01T00:00:00Z', V1_SUNSET: '2025-01-01T00:00:00+01:00' });
+    const warning = stdout.map((l) => JSON.parse(l)).find((l) => l.level === 'warn' && l.message.startsWith('V1_SUNSET'));
+    expect(warning?.message).toMatch(/V1_SUNSET \(2024-12-31T23:00:00.000Z\) has passed/);
+    expect(await status('127.0.0.1', listening!.port, '/v1/species')).toBe(410);
+    expect(await status('127.0.0.1', listening!.port, '/v2/species')).toBe(200);
+  });
+});

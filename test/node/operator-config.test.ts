@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { configWarnings, parseConfig } from '../../src/config';
+import { MemoryCredentialStore, parseCredentialDocument } from '../../src/services/credentials/credential-store';
+
+const A = 'a'.repeat(64);
+const B = 'b'.repeat(64);
+
+describe('dates in configuration are RFC 3339 with an explicit offset (CONTRACT section 17)', () => {
+  it.each([
+    ['V1_SUNSET', '2027-02-30T00:00:00Z', /not a real date/],
+    ['V1_SUNSET', '2027-07-31T00:00:00', /with an offset.*no offset/],
+    ['V1_SUNSET', '2027-07-31', /with an offset/],
+    ['V1_SUNSET', '2027-07-31T24:00:00Z', /not a real date/],
+    ['V1_SUNSET', '2027-07-31T00:00:00+25:00', /not a real date/],
+    ['V1_DEPRECATED_AT', '2026-02-29T00:00:00Z', /not a real date/],
+    ['HTTPS_REDIRECT_UNTIL', '2026-08-31 00:00:00Z', /with an offset/],
+    ['HTTPS_REDIRECT_UNTIL', 'Mon, 31 Aug 2026 00:00:00 GMT', /with an offset/],
+  ])('%s=%s stops start-up naming the variable', (name, value, why) => {
+    expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
+    expect(() => parseConfig({ [name]: value })).toThrow(why);
+  });
+
+  it.each([
+    ['2027-07-31T00:00:00Z', '2027-07-31T00:00:00.000Z'],
+    ['2027-07-31T02:00:00+02:00', '2027-07-31T00:00:00.000Z'],
+    ['2027-07-30T19:30:00-04:30', '2027-07-31T00:00:00.000Z'],
+    ['2027-07-31t00:00:00.250z', '2027-07-31T00:00:00.250Z'],
+    ['2028-02-29T12:00:00Z', '2028-02-29T12:00:00.000Z'],
+  ])('reads %s as %s whatever the machine\'s time zone', (value, instant) => {
+    expect(new Date(parseConfig({ V1_SUNSET: value }).v1Sunset).toISOString()).toBe(instant);
+  });
+
+  it('refuses a sunset before the deprecation, naming V1_SUNSET', () => {
+    expect(() => parseConfig({ V1_DEPRECATED_AT: '2027-01-01T00:00:00Z', V1_SUNSET: '2026-12-31T23:59:59Z' })).toThrow(/^Invalid configuration: V1_SUNSET is before V1_DEPRECATED_AT/);
+    expect(parseConfig({ V1_DEPRECATED_AT: '2027-01-01T00:00:00Z', V1_SUNSET: '2027-01-01T00:00:00Z' }).v1Sunset).toBe(Date.parse('2027-01-01T00:00:00Z'));
+  });
+
+  it('starts after the sunset with a warning line (v1 then answers 410)', () => {
+    const config = parseConfig({ V1_SUNSET: '2027-07-31T00:00:00Z' });
+    expect(configWarnings(config, Date.parse('2027-07-30T23:59:59Z'))).toEqual([]);
+    const [warning, ...more] = configWarnings(config, Date.parse('2027-07-31T00:00:00Z'));
+    expect(more).toEqual([]);
+    expect(warning).toMatch(/^V1_SUNSET \(2027-07-31T00:00:00.000Z\) has passed: every v1 request is answered 410/);
+  });
+});
+
+describe('PORT and UPSTREAM_URL', () => {
+  it.each(['70000', '65536', '-1', '80.5'])('PORT=%s stops start-up naming PORT', (port) => {
+    expect(() => parseConfig({ PORT: port })).toThrow(/^Invalid configuration: PORT must be a whole number from 0 to 65535/);
+  });
+
+  it('accepts the whole port range', () => {
+    expect(parseConfig({ PORT: '65535' }).port).toBe(65535);
+    expect(parseConfig({ PORT: '0' }).port).toBe(0);
+  });
+
+  it.each([
+    ['http://backend.internal/v2', 'http://backend.internal'],
+    ['http://backend.internal/v2/', 'http://backend.internal'],
+    ['http://backend.internal/v1', 'http://backend.internal'],
+    ['https://backend.internal:8443/v3', 'https://backend.internal:8443'],
+    ['http://backend.internal/api/v1', 'http://backend.internal'],
+    ['http://backend.internal/botanical/V2/', 'http://backend.internal/botanical'],
+    ['http://user:secret-pass@backend.internal/v2', 'http://user:PASSWORD@backend.internal'],
+  ])('UPSTREAM_URL=%s is refused with the corrected value %s', (value, corrected) => {
+    expect(() => parseConfig({ UPSTREAM_URL: value })).toThrow(`Invalid configuration: UPSTREAM_URL must be the backend's base URL without a version segment (the gateway adds /v2): set UPSTREAM_URL=${corrected}`);
+    expect(() => parseConfig({ UPSTREAM_URL: value })).not.toThrow(/secret-pass/);
+  });
+
+  it.each(['http://backend.internal', 'http://backend.internal/', 'http://backend.internal/v2x', 'http://backend.internal/botanical', 'http://backend.internal/v2/base'])(
+    'UPSTREAM_URL=%s is a base',
+    (value) => {
+      expect(parseConfig({ UPSTREAM_URL: value }).upstreamUrl).toBe(value.replace(/\/+$/, ''));
+    },
+  );
+});
+
+describe('the credential file (CONTRACT section 17)', () => {
+  it.each([
+    [{}, /^credential document: holds no credentials/],
+    [{ projects: [], clients: [], personal_tokens: [] }, /holds no credentials/],
+    [{ project: [{ id: 'acme', key_sha256: A, resources: '*' }] }, /unknown key "project": the lists are projects, clients, personal_tokens/],
+    [{ projects: [{ id: 'acme', key_sha256: A, resources: '*' }], tokens: [] }, /unknown key "tokens"/],
+    [{ projects: [{ id: 'old', key_sha256: A, resources: '*' }, { id: 'new', key_sha256: A, resources: ['species'] }] }, /projects\[1\] \("new"\) has the same digest as projects\[0\] \("old"\)/],
+    [{ projects: [{ id: 'acme', key_sha256: A, resources: '*' }], personal_tokens: [{ member: 'ada', token_sha256: A, resources: '*' }] }, /personal_tokens\[0\] \("ada"\) has the same digest as projects\[0\] \("acme"\)/],
+    [{ clients: [{ id: 'ci', secret_sha256: A, resources: '*' }, { id: 'ci', secret_sha256: B, resources: '*' }] }, /clients\[1\] \("ci"\) has the same client id as clients\[0\] \("ci"\)/],
+  ])('%j stops start-up naming the entry', (doc, message) => {
+    expect(() => parseCredentialDocument(doc)).toThrow(message);
+  });
+
+  it('counts what the store holds, per kind', () => {
+    const doc = parseCredentialDocument({
+      projects: [{ id: 'acme', key_sha256: A, resources: '*' }, { id: 'acme', key_sha256: B, resources: '*' }],
+      clients: [{ id: 'ci', secret_sha256: 'c'.repeat(64), resources: ['species'] }],
+    });
+    expect(new MemoryCredentialStore(doc).counts()).toEqual({ projects: 2, clients: 1, personal_tokens: 0 });
+  });
+});
