@@ -1,14 +1,16 @@
 /** The Node entry (staging, self-hosting): the only module that touches Node APIs. */
-import { serve, type HttpBindings } from '@hono/node-server';
+import type { HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import { createApp } from './app';
+import { createGatewayServer } from './node/http-server';
 import { ConfigError, describeConfig, parseConfig, type Config } from './config';
 import type { Dataset } from './core/records';
 import type { DocsAssets } from './openapi/docs-page';
@@ -132,7 +134,10 @@ export function main(): void {
   const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection, log, digest: nodeDigest, afterResponse: afterNodeResponse, docsAssets: nodeDocsAssets() });
   const app = createApp(config, services);
 
-  const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
+  // Node's limits and the answers to what its HTTP layer refuses: src/node/http-server.ts.
+  const server = createGatewayServer(app.fetch, config, { log, clock: systemClock });
+  server.listen(config.port, () => {
+    const info = server.address() as AddressInfo;
     console.log(JSON.stringify({
       level: 'info',
       message: 'gateway listening',

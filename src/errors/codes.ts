@@ -1,6 +1,8 @@
 /** The one table of error codes: status, title and problem slug. CONTRACT section 6. */
 export const ERROR_CODES = {
   'svc/invalidParameter': { status: 400, title: 'Invalid parameter' },
+  // Requests the HTTP layer refuses before any route sees them (CONTRACT section 18).
+  'svc/malformedRequest': { status: 400, title: 'Malformed request' },
   'auth/missingCredential': { status: 401, title: 'Credential missing' },
   'auth/invalidCredential': { status: 401, title: 'Credential not valid' },
   'auth/tokenExpired': { status: 401, title: 'Token expired' },
@@ -8,10 +10,14 @@ export const ERROR_CODES = {
   'auth/forbidden': { status: 403, title: 'Access forbidden' },
   'svc/notFound': { status: 404, title: 'Resource not found' },
   'svc/methodNotAllowed': { status: 405, title: 'Method not allowed' },
+  'svc/requestTimeout': { status: 408, title: 'Request not received in time' },
   'svc/gone': { status: 410, title: 'Version retired' },
+  'svc/expectationFailed': { status: 417, title: 'Expectation not supported' },
   'svc/httpsRequired': { status: 426, title: 'HTTPS required' },
+  'svc/headersTooLarge': { status: 431, title: 'Request headers too large' },
   'svc/rateLimited': { status: 429, title: 'Too many requests' },
   'svc/internalError': { status: 500, title: 'Internal error' },
+  'svc/notImplemented': { status: 501, title: 'Method not implemented' },
   'upstream/unavailable': { status: 502, title: 'Upstream unavailable' },
   'upstream/backOff': { status: 503, title: 'Upstream asks to back off' },
   'upstream/timeout': { status: 504, title: 'Upstream timed out' },

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../config';
 import type { AppDeps, AppEnv, Services } from '../env';
+import { clientWentAway } from '../policies/access-log';
 import type { RenderedError } from '../versions/version';
 import { walk } from '../versions/walker';
 import { ApiError } from './api-error';
@@ -31,13 +32,15 @@ export function renderError(
   { config, services }: Pick<AppDeps, 'config'> & { services: Pick<Services, 'log'> },
 ): Response {
   const error = toApiError(err);
-  if (error.code === 'svc/internalError' && err !== error) {
+  // A body that could not be read because its sender left is not a failure of the gateway.
+  if (error.code === 'svc/internalError' && err !== error && !clientWentAway(c)) {
     services.log({ level: 'error', request_id: c.get('requestId'), error: err instanceof Error ? err.name : typeof err, message: err instanceof Error ? err.message : undefined });
   }
   const rendered = walk.error(c.get('version'), error) ?? (isOAuthCode(error.code) ? oauthError(error) : problemJson(error, config, c.get('requestId')));
   const headers = new Headers(error.headers);
   headers.set('Content-Type', rendered.contentType);
-  return new Response(c.req.method === 'HEAD' ? null : JSON.stringify(rendered.body), { status: error.status, headers });
+  // For HEAD too: Hono drops the body after the length of GET's has been measured (policies/head.ts).
+  return new Response(JSON.stringify(rendered.body), { status: error.status, headers });
 }
 
 /** The RFC 9457 problem+json rendering of an error: v2's shape, and that of every path outside a version. */

@@ -1,0 +1,103 @@
+/**
+ * The Node HTTP server around the app: Node's own limits from the configuration, and an answer
+ * in the gateway's shape for every request Node's HTTP layer or the adapter refuses (CONTRACT
+ * section 18), which otherwise get a bare status line, or a closed connection for `CONNECT`.
+ */
+import { getRequestListener, RequestError } from '@hono/node-server';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Config } from '../config';
+import type { ErrorCode } from '../errors/codes';
+import { allowedMethods } from '../policies/methods';
+import { logAborted, rawResponse, rejection, type Refused, type RejectionDeps } from './rejections';
+
+type FetchCallback = Parameters<typeof getRequestListener>[0];
+
+/** How often Node checks header and request deadlines: often enough that each holds to within a second. */
+export const checkingInterval = (hostile: Config['hostile']) =>
+  Math.max(50, Math.min(1000, Math.floor(Math.min(hostile.headersTimeoutMs, hostile.requestTimeoutMs) / 4)));
+
+/** Node's parser errors, by the status they answer; anything else is a malformed request (400). */
+const PARSER_ERRORS: Record<string, [ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: ['svc/headersTooLarge', 'The request headers are larger than the server accepts.'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['svc/requestTimeout', 'The request did not arrive in time; the connection is closed.'],
+  HPE_INVALID_METHOD: ['svc/notImplemented', 'The server does not know this method.'],
+};
+
+/** The peer closed or reset the connection mid-request: nobody is left to answer. */
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
+
+export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, 'hostile' | 'docsUrl' | 'serviceName'>, deps: Omit<RejectionDeps, 'config'>): Server {
+  const rejections: RejectionDeps = { ...deps, config };
+  const { hostile } = config;
+  // The request the adapter is building: it refuses a bad target synchronously, while this is set.
+  let building: IncomingMessage | undefined;
+  const listener = getRequestListener(fetch, {
+    errorHandler: (err) => {
+      const incoming = building;
+      if (err instanceof RequestError && incoming) {
+        const refused = { reason: err.message, method: incoming.method, target: incoming.url };
+        const r = rejection(rejections, 'svc/malformedRequest', `The request target or Host is not valid: ${err.message}.`, refused);
+        return new Response(r.body, { status: r.status, headers: r.headers });
+      }
+      // The app renders its own errors, so only a failure of that rendering itself arrives here.
+      deps.log({ level: 'error', error: err instanceof Error ? err.name : typeof err, message: err instanceof Error ? err.message : undefined });
+      const r = rejection(rejections, 'svc/internalError', 'An unexpected error occurred; quote the request id to support.', { reason: 'internal' });
+      return new Response(r.body, { status: r.status, headers: r.headers });
+    },
+  });
+
+  const server = createServer(
+    {
+      // Node refuses a headers deadline later than the whole request's.
+      headersTimeout: Math.min(hostile.headersTimeoutMs, hostile.requestTimeoutMs),
+      requestTimeout: hostile.requestTimeoutMs,
+      keepAliveTimeout: hostile.keepAliveTimeoutMs,
+      connectionsCheckingInterval: checkingInterval(hostile),
+    },
+    (incoming, outgoing) => {
+      building = incoming;
+      try {
+        void listener(incoming, outgoing);
+      } finally {
+        building = undefined;
+      }
+    },
+  );
+  server.keepAliveTimeout = hostile.keepAliveTimeoutMs;
+  server.maxConnections = hostile.maxConnections;
+
+  const answerSocket = (socket: Duplex, code: ErrorCode, detail: string, refused: Refused) => {
+    socket.on('error', () => socket.destroy());
+    socket.end(rawResponse(rejection(rejections, code, detail, refused)));
+  };
+
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    // A request the app is serving is the app's to log (as aborted, when its client left).
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (CLIENT_GONE.has(err.code ?? '') || !socket.writable) {
+      if (!inFlight && (socket as Duplex & { bytesRead?: number }).bytesRead) logAborted(rejections, { reason: err.code ?? 'unknown' });
+      socket.destroy();
+      return;
+    }
+    if (inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [code, detail] = PARSER_ERRORS[err.code ?? ''] ?? ['svc/malformedRequest', 'The request line or headers are malformed.'];
+    answerSocket(socket, code, detail, { reason: err.code ?? 'unknown' });
+  });
+
+  server.on('checkExpectation', (req, res) => {
+    const r = rejection(rejections, 'svc/expectationFailed', 'Only Expect: 100-continue is supported.', { reason: 'EXPECTATION', method: req.method, target: req.url });
+    res.writeHead(r.status, r.headers).end(r.body);
+  });
+
+  // CONNECT would make the server a tunnel; the gateway refuses it like any method it does not serve.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const target = req.url ?? '';
+    const allow = allowedMethods(target.startsWith('/') ? target.split('?')[0]! : '/');
+    answerSocket(socket, 'svc/methodNotAllowed', `CONNECT is not allowed here; use ${allow.replace(', ', ' or ')}.`, { reason: 'CONNECT', method: 'CONNECT', target, headers: { Allow: allow } });
+  });
+  return server;
+}
