@@ -32,6 +32,8 @@ export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, '
   const { hostile } = config;
   // The request the adapter is building: it refuses a bad target synchronously, while this is set.
   let building: IncomingMessage | undefined;
+  // The last request of each connection: a client leaving mid-body is that request's to log.
+  const lastRequest = new WeakMap<object, IncomingMessage>();
   const listener = getRequestListener(fetch, {
     errorHandler: (err) => {
       const incoming = building;
@@ -56,6 +58,7 @@ export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, '
       connectionsCheckingInterval: checkingInterval(hostile),
     },
     (incoming, outgoing) => {
+      lastRequest.set(incoming.socket, incoming);
       building = incoming;
       try {
         void listener(incoming, outgoing);
@@ -73,10 +76,11 @@ export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, '
   };
 
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    // A request the app is serving is the app's to log (as aborted, when its client left).
     const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (CLIENT_GONE.has(err.code ?? '') || !socket.writable) {
-      if (!inFlight && (socket as Duplex & { bytesRead?: number }).bytesRead) logAborted(rejections, { reason: err.code ?? 'unknown' });
+      // Left mid-body: the app has logged that request (answered, or aborted). Left mid-head: nobody has.
+      const last = lastRequest.get(socket);
+      if (!inFlight && (!last || last.complete) && (socket as Duplex & { bytesRead?: number }).bytesRead) logAborted(rejections, { reason: err.code ?? 'unknown' });
       socket.destroy();
       return;
     }
