@@ -8,6 +8,7 @@ import { ManualClock } from '../../src/services/clock';
 import { buildGateway } from '../../src/worker/gateway';
 import { conditionalSuite } from '../suites/conditional.suite';
 import { corsSuite } from '../suites/cors.suite';
+import { methodsSuite } from '../suites/methods.suite';
 import { oauthSuite } from '../suites/oauth.suite';
 import { openapiSuite } from '../suites/openapi.suite';
 import { rateLimitSuite } from '../suites/rate-limit.suite';
@@ -27,5 +28,6 @@ corsSuite(workerClient);
 conditionalSuite(workerClient);
 rateLimitSuite(workerClient);
 openapiSuite(workerClient);
+methodsSuite(workerClient, ['TRACE', 'PROPFIND', 'PURGE']);
 // The transport suite stands the gateway on either side of the HTTPS cut-off.
 transportSuite(({ now, env: vars }) => gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now)))));
