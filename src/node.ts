@@ -1,4 +1,4 @@
-/** The Node entry (staging, self-hosting): the only module that touches Node APIs. */
+/** The Node entry (staging, self-hosting): with src/node/, the only modules that touch Node APIs. */
 import type { HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
