@@ -24,6 +24,12 @@ const PARSER_ERRORS: Record<string, [ErrorCode, string]> = {
   HPE_INVALID_METHOD: ['svc/notImplemented', 'The server does not know this method.'],
 };
 
+function hostCount(rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === 'host') count++;
+  return count;
+}
+
 /** The peer closed or reset the connection mid-request: nobody is left to answer. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
 
@@ -56,9 +62,17 @@ export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, '
       requestTimeout: hostile.requestTimeoutMs,
       keepAliveTimeout: hostile.keepAliveTimeoutMs,
       connectionsCheckingInterval: checkingInterval(hostile),
+      // Node would answer a missing Host with a bare 400; the adapter refuses it instead, answered below.
+      requireHostHeader: false,
     },
     (incoming, outgoing) => {
       lastRequest.set(incoming.socket, incoming);
+      // RFC 9112 3.2: more than one Host is refused; Node keeps only the first, so only here can it be seen.
+      if (hostCount(incoming.rawHeaders) > 1) {
+        const r = rejection(rejections, 'svc/malformedRequest', 'The request carries more than one Host header.', { reason: 'DUPLICATE_HOST', method: incoming.method, target: incoming.url });
+        outgoing.writeHead(r.status, r.headers).end(r.body);
+        return;
+      }
       building = incoming;
       try {
         void listener(incoming, outgoing);
