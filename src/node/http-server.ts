@@ -90,7 +90,8 @@ export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, '
   };
 
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    // The response Node has begun for a request whose body was still arriving, if any.
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean; req?: IncomingMessage } })._httpMessage;
     if (CLIENT_GONE.has(err.code ?? '') || !socket.writable) {
       // Left mid-body: the app has logged that request (answered, or aborted). Left mid-head: nobody has.
       const last = lastRequest.get(socket);
@@ -103,7 +104,7 @@ export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, '
       return;
     }
     const [code, detail] = PARSER_ERRORS[err.code ?? ''] ?? ['svc/malformedRequest', 'The request line or headers are malformed.'];
-    answerSocket(socket, code, detail, { reason: err.code ?? 'unknown' });
+    answerSocket(socket, code, detail, { reason: err.code ?? 'unknown', method: inFlight?.req?.method, target: inFlight?.req?.url });
   });
 
   server.on('checkExpectation', (req, res) => {

@@ -198,6 +198,7 @@ describe('slow clients are cut off by the configured deadlines', () => {
     const head = `POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n`;
     const answer = await exchange(g.port, [head, ...[...'grant_type=client_credentials&x='.padEnd(400, 'x')].flatMap((ch) => [ch, 20])], 5_000);
     expectRefusal(g, answer, 408, 'svc/requestTimeout');
+    expect(lineOf(g.t, answer)).toMatchObject({ method: 'POST', path: '/oauth/token' });
     expect(answer.closedAfterMs).toBeGreaterThanOrEqual(800);
     expect(answer.closedAfterMs).toBeLessThan(800 + 1000);
     await sleep(100);
