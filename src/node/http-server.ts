@@ -30,6 +30,12 @@ function hostCount(rawHeaders: string[]): number {
   return count;
 }
 
+/**
+ * The adapter's reasons for refusing to build a request: fixed texts, safe to echo. Any other
+ * message may quote the request, so it is not repeated to the client or the log.
+ */
+const ADAPTER_REFUSALS = new Set(['Backslash in request path', 'Invalid URL', 'Invalid absolute URL', 'Invalid host header', 'Missing host header']);
+
 /** The peer closed or reset the connection mid-request: nobody is left to answer. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
 
@@ -44,8 +50,9 @@ export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, '
     errorHandler: (err) => {
       const incoming = building;
       if (err instanceof RequestError && incoming) {
-        const refused = { reason: err.message, method: incoming.method, target: incoming.url };
-        const r = rejection(rejections, 'svc/malformedRequest', `The request target or Host is not valid: ${err.message}.`, refused);
+        const known = ADAPTER_REFUSALS.has(err.message);
+        const refused = { reason: known ? err.message : 'RequestError', method: incoming.method, target: incoming.url };
+        const r = rejection(rejections, 'svc/malformedRequest', `The request target or Host is not valid${known ? `: ${err.message}` : ''}.`, refused);
         return new Response(r.body, { status: r.status, headers: r.headers });
       }
       // The app renders its own errors, so only a failure of that rendering itself arrives here.

@@ -33,8 +33,15 @@ export interface Rejection {
   body: string;
 }
 
-/** The path of a target for the log, never its query, where a credential may be. */
-const logPath = (target: string | undefined) => (target === undefined ? null : target.split('?')[0]!.slice(0, 200));
+/**
+ * The path of a target for the log, never its query, where a credential may be; an absolute or
+ * authority target (which may carry user info) only as the path after its authority.
+ */
+function logPath(target: string | undefined): string | null {
+  if (target === undefined) return null;
+  const path = target.startsWith('/') || target === '*' ? target : /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[^?#]*)/i.exec(target)?.[1];
+  return path === undefined ? null : path.split('?')[0]!.slice(0, 200);
+}
 
 /** The access-log line of a request the app never saw. */
 function logLine(deps: RejectionDeps, requestId: string, refused: Refused, outcome: Record<string, unknown>) {

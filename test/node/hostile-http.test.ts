@@ -104,9 +104,15 @@ describe('requests the HTTP layer refuses get the gateway\'s answer', () => {
     expect(lineOf(g.t, answer)).toMatchObject({ path, status: 400 });
   });
 
-  it('never logs the query of a refused target, where a credential may be', async () => {
-    const answer = await exchange(g.port, ['GET \\v2?key=demo-project-key HTTP/1.1\r\nHost: localhost\r\n\r\n']);
+  it.each([
+    ['in the query of a refused target', 'GET /v2\\species?key=demo-project-key HTTP/1.1\r\nHost: localhost\r\n\r\n'],
+    ['in the query of a target Node refuses', 'GET \\v2?key=demo-project-key HTTP/1.1\r\nHost: localhost\r\n\r\n'],
+    ['in a header of a malformed request', 'GET /healthz HTTP/1.1\r\nHost: localhost\r\nAuthorization: ApiKey demo-project-key\r\nBad Header: x\r\n\r\n'],
+    ['in an absolute target', 'GET http://demo-project-key@[::1/v2 HTTP/1.1\r\nHost: localhost\r\n\r\n'],
+  ])('never echoes or logs a credential %s', async (_, request) => {
+    const answer = await exchange(g.port, [request]);
     expectRefusal(g, answer, 400, 'svc/malformedRequest');
+    expect(answer.text).not.toContain('demo-project-key');
     expect(JSON.stringify(g.t.logs)).not.toContain('demo-project-key');
   });
 
