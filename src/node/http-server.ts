@@ -31,10 +31,26 @@ function hostCount(rawHeaders: string[]): number {
 }
 
 /**
- * The adapter's reasons for refusing to build a request: fixed texts, safe to echo. Any other
+ * The adapter's reasons for refusing to build a request: fixed texts, safe to log. Any other
  * message may quote the request, so it is not repeated to the client or the log.
  */
 const ADAPTER_REFUSALS = new Set(['Backslash in request path', 'Invalid URL', 'Invalid absolute URL', 'Invalid host header', 'Missing host header']);
+
+const BAD_HOST: [ErrorCode, string] = ['svc/invalidParameter', 'The Host header is not a valid host[:port].'];
+
+/**
+ * Whether the Host or the target made the adapter refuse a request: a Host that is not a valid
+ * `host[:port]` is `svc/invalidParameter` wherever it is found (CONTRACT section 18). An origin-form
+ * target without a backslash always parses, so a URL that does not is the Host's fault.
+ */
+function adapterRefusal(message: string, target: string): [ErrorCode, string] {
+  if (message === 'Missing host header') return ['svc/invalidParameter', 'The request has no Host header.'];
+  if (message === 'Invalid host header') return BAD_HOST;
+  if (message === 'Invalid URL' && target.startsWith('/') && !target.includes('\\')) return BAD_HOST;
+  if (target === '*') return ['svc/malformedRequest', 'The asterisk target is not served; request a path.'];
+  if (message === 'Backslash in request path') return ['svc/malformedRequest', 'The request path holds a backslash.'];
+  return ['svc/malformedRequest', 'The request target is not a path or an absolute http(s) URL.'];
+}
 
 /** The peer closed or reset the connection mid-request: nobody is left to answer. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
@@ -50,9 +66,9 @@ export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, '
     errorHandler: (err) => {
       const incoming = building;
       if (err instanceof RequestError && incoming) {
-        const known = ADAPTER_REFUSALS.has(err.message);
-        const refused = { reason: known ? err.message : 'RequestError', method: incoming.method, target: incoming.url };
-        const r = rejection(rejections, 'svc/malformedRequest', `The request target or Host is not valid${known ? `: ${err.message}` : ''}.`, refused);
+        const [code, detail] = adapterRefusal(err.message, incoming.url ?? '');
+        const refused = { reason: ADAPTER_REFUSALS.has(err.message) ? err.message : 'RequestError', method: incoming.method, target: incoming.url };
+        const r = rejection(rejections, code, detail, refused);
         return new Response(r.body, { status: r.status, headers: r.headers });
       }
       // The app renders its own errors, so only a failure of that rendering itself arrives here.
@@ -76,7 +92,7 @@ export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, '
       lastRequest.set(incoming.socket, incoming);
       // RFC 9112 3.2: more than one Host is refused; Node keeps only the first, so only here can it be seen.
       if (hostCount(incoming.rawHeaders) > 1) {
-        const r = rejection(rejections, 'svc/malformedRequest', 'The request carries more than one Host header.', { reason: 'DUPLICATE_HOST', method: incoming.method, target: incoming.url });
+        const r = rejection(rejections, 'svc/invalidParameter', 'The request carries more than one Host header.', { reason: 'DUPLICATE_HOST', method: incoming.method, target: incoming.url });
         outgoing.writeHead(r.status, r.headers).end(r.body);
         return;
       }

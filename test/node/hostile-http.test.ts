@@ -70,10 +70,18 @@ describe('requests the HTTP layer refuses get the gateway\'s answer', () => {
     ['a malformed request line', 'GET /healthz HTTP/9\r\n\r\n'],
     ['a Content-Length that is not a number', 'POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Length: ten\r\n\r\n'],
     ['both Content-Length and Transfer-Encoding', 'POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
-    ['no Host', 'GET /healthz HTTP/1.1\r\n\r\n'],
-    ['two Host headers', 'GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: example.com\r\n\r\n'],
   ])('%s: 400 svc/malformedRequest', async (_, request) => {
     expectRefusal(g, await exchange(g.port, [request]), 400, 'svc/malformedRequest');
+  });
+
+  it.each([
+    ['no Host', 'GET /healthz HTTP/1.1\r\n\r\n'],
+    ['two Host headers', 'GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: example.com\r\n\r\n'],
+    ['a Host the adapter cannot build a URL with', 'GET /healthz HTTP/1.1\r\nHost: exa mple.com\r\n\r\n'],
+    ['a Host with user info', 'GET /healthz HTTP/1.1\r\nHost: user@localhost\r\n\r\n'],
+  ])('%s: 400 svc/invalidParameter, as the app answers a bad Host', async (_, request) => {
+    const body = expectRefusal(g, await exchange(g.port, [request]), 400, 'svc/invalidParameter');
+    expect(body.detail).toMatch(/Host/);
   });
 
   it('headers larger than Node accepts: 431', async () => {
