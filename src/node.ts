@@ -99,6 +99,9 @@ export function nodeDocsAssets(): DocsAssets {
   return { script: file('swagger-ui-bundle.js'), style: file('swagger-ui.css') };
 }
 
+/** The caller left before its answer was written: Node destroys the response stream with the socket. */
+export const nodeClientGone = (c: Context): boolean => (c.env as HttpBindings).outgoing.destroyed;
+
 /** TLS and the peer address from the Node socket, for the transport policy (CONTRACT section 9). */
 export function nodeConnection(c: Context): ConnectionInfo {
   const { incoming } = c.env as HttpBindings;
@@ -131,7 +134,7 @@ export function main(): void {
   const bundled = config.upstreamUrl ? undefined : bundledSource();
   const log = batchedStdoutLog();
   const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log });
-  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection, log, digest: nodeDigest, afterResponse: afterNodeResponse, docsAssets: nodeDocsAssets() });
+  const services = assembleServices(config, { source, credentials: credentialStore(config), fallbackSigningSecret: randomSecret(), connection: nodeConnection, clientGone: nodeClientGone, log, digest: nodeDigest, afterResponse: afterNodeResponse, docsAssets: nodeDocsAssets() });
   const app = createApp(config, services);
 
   // Node's limits and the answers to what its HTTP layer refuses: src/node/http-server.ts.

@@ -2,7 +2,6 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../config';
 import type { AppDeps, AppEnv, Services } from '../env';
-import { clientWentAway } from '../policies/access-log';
 import type { RenderedError } from '../versions/version';
 import { walk } from '../versions/walker';
 import { ApiError } from './api-error';
@@ -29,11 +28,11 @@ export function toApiError(err: unknown): ApiError {
 export function renderError(
   err: unknown,
   c: Context<AppEnv>,
-  { config, services }: Pick<AppDeps, 'config'> & { services: Pick<Services, 'log'> },
+  { config, services }: Pick<AppDeps, 'config'> & { services: Pick<Services, 'log'> & Partial<Pick<Services, 'clientGone'>> },
 ): Response {
   const error = toApiError(err);
   // A body that could not be read because its sender left is not a failure of the gateway.
-  if (error.code === 'svc/internalError' && err !== error && !clientWentAway(c)) {
+  if (error.code === 'svc/internalError' && err !== error && !services.clientGone?.(c)) {
     services.log({ level: 'error', request_id: c.get('requestId'), error: err instanceof Error ? err.name : typeof err, message: err instanceof Error ? err.message : undefined });
   }
   const rendered = walk.error(c.get('version'), error) ?? (isOAuthCode(error.code) ? oauthError(error) : problemJson(error, config, c.get('requestId')));

@@ -7,8 +7,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigVars } from '../../src/config';
+import type { Services } from '../../src/env';
+import { nodeClientGone } from '../../src/node';
 import { checkingInterval, createGatewayServer } from '../../src/node/http-server';
-import { testApp, type TestApp } from '../support/harness';
+import { bundledSource, testApp, type TestApp } from '../support/harness';
 import { exchange, opened, parseAnswer, type RawAnswer } from '../support/raw-http';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -29,8 +31,9 @@ afterAll(() => {
   }
 });
 
-async function gateway(env: ConfigVars = {}): Promise<Gateway> {
-  const t = testApp({ env: { HEADERS_TIMEOUT_MS: '400', REQUEST_TIMEOUT_MS: '800', KEEP_ALIVE_TIMEOUT_MS: '300', ...env } });
+/** The app on the Node server as the entry builds it (its `clientGone`), with short deadlines. */
+async function gateway(env: ConfigVars = {}, services: Partial<Services> = {}): Promise<Gateway> {
+  const t = testApp({ env: { HEADERS_TIMEOUT_MS: '400', REQUEST_TIMEOUT_MS: '800', KEEP_ALIVE_TIMEOUT_MS: '300', ...env }, services: { clientGone: nodeClientGone, ...services } });
   const server = createGatewayServer(t.app.fetch, t.config, { log: t.services.log, clock: t.clock });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -239,6 +242,19 @@ describe('clients that go away', () => {
     await sleep(300);
     expect(g.t.logs, JSON.stringify(g.t.logs)).toHaveLength(1);
     expect(g.t.logs[0]).toMatchObject({ level: 'info', aborted: true, status: null, path: '/oauth/token' });
+  });
+
+  it('while the answer is being prepared (a slow record source): logged at info with aborted: true', async () => {
+    const source = bundledSource();
+    const slow = { get: source.get.bind(source), list: async (...args: Parameters<typeof source.list>) => (await sleep(300), source.list(...args)) };
+    const g = await gateway({}, { source: slow });
+    const socket = await opened(g.port);
+    socket.write(`GET /v2/species?q=abies HTTP/1.1\r\nHost: localhost\r\n${KEY}\r\n`);
+    await sleep(100);
+    socket.destroy();
+    await sleep(500);
+    expect(g.t.logs, JSON.stringify(g.t.logs)).toHaveLength(1);
+    expect(g.t.logs[0]).toMatchObject({ level: 'info', aborted: true, status: null, path: '/v2/species?q=abies' });
   });
 
   it('mid-body after its answer (a 405 that reads no body): only the answered line', async () => {
