@@ -257,6 +257,25 @@ describe('clients that go away', () => {
     expect(g.t.logs[0]).toMatchObject({ level: 'info', aborted: true, status: null, path: '/v2/species?q=abies' });
   });
 
+  it('in process (the runtime-neutral default, as on Workers): the request\'s aborted signal marks the line', async () => {
+    const t = testApp();
+    const abort = new AbortController();
+    let fail!: (err: Error) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('grant_type=cli'));
+        fail = (err) => controller.error(err);
+      },
+    });
+    const answered = t.app.request('https://localhost/oauth/token', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body, signal: abort.signal, duplex: 'half' } as RequestInit);
+    await sleep(50);
+    abort.abort();
+    fail(new Error('aborted'));
+    await answered;
+    expect(t.logs, JSON.stringify(t.logs)).toHaveLength(1);
+    expect(t.logs[0]).toMatchObject({ level: 'info', aborted: true, status: null, path: '/oauth/token' });
+  });
+
   it('mid-body after its answer (a 405 that reads no body): only the answered line', async () => {
     const g = await gateway();
     const socket = await opened(g.port);

@@ -137,8 +137,17 @@ describe('the Node entry against hostile clients (CONTRACT section 18)', () => {
     expect(slow.status, slow.text).toBe(408);
     expect(slow.closedAfterMs).toBeLessThan(300 + 1000);
 
+    // A client leaving mid-body on the token endpoint.
+    const leaving = await opened(port);
+    leaving.write('POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=cli');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    leaving.destroy();
+
     // Log lines are written in batches of up to 50 ms.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const token = lines.filter((l) => l.includes('"/oauth/token"')).map((l) => JSON.parse(l));
+    expect(token, lines.join('\n')).toEqual([expect.objectContaining({ level: 'info', aborted: true, status: null })]);
+    expect(lines.filter((l) => l.includes('"level":"error"'))).toEqual([]);
     const logged = lines.filter((l) => l.includes(id));
     expect(logged, lines.join('\n')).toHaveLength(1);
     expect(JSON.parse(logged[0]!)).toMatchObject({ request_id: id, status: 400 });
