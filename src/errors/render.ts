@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../config';
 import type { AppDeps, AppEnv, Services } from '../env';
+import { ClientGone } from '../policies/client-body';
 import type { RenderedError } from '../versions/version';
 import { walk } from '../versions/walker';
 import { ApiError } from './api-error';
@@ -32,7 +33,7 @@ export function renderError(
 ): Response {
   const error = toApiError(err);
   // A body that could not be read because its sender left is not a failure of the gateway.
-  if (error.code === 'svc/internalError' && err !== error && !services.clientGone?.(c)) {
+  if (error.code === 'svc/internalError' && err !== error && !(err instanceof ClientGone) && !services.clientGone?.(c)) {
     services.log({ level: 'error', request_id: c.get('requestId'), error: err instanceof Error ? err.name : typeof err, message: err instanceof Error ? err.message : undefined });
   }
   const rendered = walk.error(c.get('version'), error) ?? (isOAuthCode(error.code) ? oauthError(error) : problemJson(error, config, c.get('requestId')));

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
+import { clientBody } from '../policies/client-body';
 import { rateLimitHeaders, refusedHeaders, WINDOW_SECONDS } from '../policies/rate-limit';
 import { authenticateClient } from './oauth-client';
 
@@ -26,7 +27,7 @@ export function oauthTokenRoute(config: Pick<Config, 'serviceName' | 'tokenRateL
     },
   });
 
-  router.post(TOKEN_PATH, limitBody, async (c) => {
+  router.post(TOKEN_PATH, clientBody(), limitBody, async (c) => {
     const form = await readForm(c);
     const grantType = form.get('grant_type');
     if (!grantType) throw new ApiError('oauth/invalidRequest', 'grant_type is required.');
