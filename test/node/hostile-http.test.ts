@@ -11,7 +11,7 @@ import type { Services } from '../../src/env';
 import { nodeClientGone } from '../../src/node';
 import { checkingInterval, createGatewayServer } from '../../src/node/http-server';
 import { bundledSource, testApp, type TestApp } from '../support/harness';
-import { exchange, opened, parseAnswer, type RawAnswer } from '../support/raw-http';
+import { exchange, opened, type RawAnswer } from '../support/raw-http';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const KEY = 'Authorization: ApiKey demo-project-key\r\n';
