@@ -7,8 +7,8 @@ import { mountMigration } from './migration';
 import { docsRoutes } from './openapi/docs-page';
 import { descriptionRoutes } from './openapi/route';
 import { policies } from './policies';
+import { healthRoutes } from './routes/health';
 import { oauthTokenRoute } from './routes/oauth-token';
-import { readyz } from './routes/readiness';
 import { coreRoutes } from './routes/resources';
 import { buildVersions } from './versions';
 
@@ -20,8 +20,7 @@ export function createApp(config: Config, services: Services): Hono<AppEnv> {
   // The policies, in the order every request meets them (one list: src/policies/index.ts).
   for (const policy of policies(config, services, versions)) app.use(policy);
 
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.get('/readyz', readyz(services));
+  app.route('/', healthRoutes(services));
   app.route('/', oauthTokenRoute(config, services));
   app.route('/', descriptionRoutes(config, versions));
   app.route('/', docsRoutes(versions, services.docsAssets));

@@ -25,6 +25,8 @@ export interface Services {
   rateLimiter: RateLimiter;
   /** TLS and peer address of a request, as only the runtime's entry can know them. */
   connection: ConnectionFacts;
+  /** The caller closed its connection before its answer was written (CONTRACT section 18: logged as aborted). */
+  clientGone(c: Context<AppEnv>): boolean;
   /** SHA-256 hex of a presented secret: WebCrypto by default, a synchronous hash where the runtime has one (Node). */
   digest(text: string): string | Promise<string>;
   /** `LEGACY_V1_URL`'s backend (CONTRACT section 16), when one is configured. */

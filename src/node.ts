@@ -1,14 +1,16 @@
-/** The Node entry (staging, self-hosting): the only module that touches Node APIs. */
-import { serve, type HttpBindings } from '@hono/node-server';
+/** The Node entry (staging, self-hosting): with src/node/, the only modules that touch Node APIs. */
+import type { HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import { createApp } from './app';
+import { createGatewayServer } from './node/http-server';
 import { ConfigError, configWarnings, describeConfig, parseConfig, type Config } from './config';
 import type { Dataset } from './core/records';
 import type { DocsAssets } from './openapi/docs-page';
@@ -98,6 +100,9 @@ export function nodeDocsAssets(): DocsAssets {
   return { script: file('swagger-ui-bundle.js'), style: file('swagger-ui.css') };
 }
 
+/** The caller left before its answer was written: Node destroys the response stream with the socket. */
+export const nodeClientGone = (c: Context): boolean => (c.env as HttpBindings).outgoing.destroyed;
+
 /** TLS and the peer address from the Node socket, for the transport policy (CONTRACT section 9). */
 export function nodeConnection(c: Context): ConnectionInfo {
   const { incoming } = c.env as HttpBindings;
@@ -145,10 +150,13 @@ export function main(): void {
   // REDIS_URL shares rate limits and failure throttles between instances; unset, they are per process.
   const rateLimiter = config.redisUrl ? redisRateLimiter(config.redisUrl, systemClock, log) : undefined;
   const credentials = credentialStore(config);
-  const services = assembleServices(config, { source, credentials, fallbackSigningSecret: randomSecret(), connection: nodeConnection, log, digest: nodeDigest, afterResponse: afterNodeResponse, docsAssets: nodeDocsAssets(), rateLimiter });
+  const services = assembleServices(config, { source, credentials, fallbackSigningSecret: randomSecret(), connection: nodeConnection, clientGone: nodeClientGone, log, digest: nodeDigest, afterResponse: afterNodeResponse, docsAssets: nodeDocsAssets(), rateLimiter });
   const app = createApp(config, services);
 
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  // Node's limits and the answers to what its HTTP layer refuses: src/node/http-server.ts.
+  const server = createGatewayServer(app.fetch, config, { log, clock: systemClock });
+  server.listen(config.port, config.host, () => {
+    const info = server.address() as AddressInfo;
     console.log(JSON.stringify({
       level: 'info',
       message: 'gateway listening',

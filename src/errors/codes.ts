@@ -1,6 +1,8 @@
 /** The one table of error codes: status, title and problem slug. CONTRACT section 6. */
 export const ERROR_CODES = {
   'svc/invalidParameter': { status: 400, title: 'Invalid parameter' },
+  // Requests the HTTP layer refuses before any route sees them (CONTRACT section 18).
+  'svc/malformedRequest': { status: 400, title: 'Malformed request' },
   'auth/missingCredential': { status: 401, title: 'Credential missing' },
   'auth/invalidCredential': { status: 401, title: 'Credential not valid' },
   'auth/tokenExpired': { status: 401, title: 'Token expired' },
@@ -8,14 +10,18 @@ export const ERROR_CODES = {
   'auth/forbidden': { status: 403, title: 'Access forbidden' },
   'svc/notFound': { status: 404, title: 'Resource not found' },
   'svc/methodNotAllowed': { status: 405, title: 'Method not allowed' },
+  'svc/requestTimeout': { status: 408, title: 'Request not received in time' },
   'svc/gone': { status: 410, title: 'Version retired' },
+  'svc/expectationFailed': { status: 417, title: 'Expectation not supported' },
   // The Host (or an absolute target's authority) is valid but not one of PUBLIC_HOSTS (RFC 9110 15.5.20).
   'svc/misdirected': { status: 421, title: 'Host not served here' },
   'svc/httpsRequired': { status: 426, title: 'HTTPS required' },
   'svc/rateLimited': { status: 429, title: 'Too many requests' },
   // Too many failed authentications from this address (or for this client) in the window.
   'svc/tooManyRequests': { status: 429, title: 'Too many failed authentications' },
+  'svc/headersTooLarge': { status: 431, title: 'Request headers too large' },
   'svc/internalError': { status: 500, title: 'Internal error' },
+  'svc/notImplemented': { status: 501, title: 'Method not implemented' },
   'upstream/unavailable': { status: 502, title: 'Upstream unavailable' },
   'upstream/backOff': { status: 503, title: 'Upstream asks to back off' },
   'upstream/timeout': { status: 504, title: 'Upstream timed out' },

@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../config';
 import type { AppDeps, AppEnv, Services } from '../env';
 import { respond } from '../policies/response-headers';
+import { ClientGone } from '../policies/client-body';
 import type { RenderedError } from '../versions/version';
 import { walk } from '../versions/walker';
 import { ApiError } from './api-error';
@@ -29,14 +30,16 @@ export function toApiError(err: unknown): ApiError {
 export function renderError(
   err: unknown,
   c: Context<AppEnv>,
-  { config, services }: Pick<AppDeps, 'config'> & { services: Pick<Services, 'log'> },
+  { config, services }: Pick<AppDeps, 'config'> & { services: Pick<Services, 'log'> & Partial<Pick<Services, 'clientGone'>> },
 ): Response {
   const error = toApiError(err);
-  if (error.code === 'svc/internalError' && err !== error) {
+  // A body that could not be read because its sender left is not a failure of the gateway.
+  if (error.code === 'svc/internalError' && err !== error && !(err instanceof ClientGone) && !services.clientGone?.(c)) {
     services.log({ level: 'error', request_id: c.get('requestId'), error: err instanceof Error ? err.name : typeof err, message: err instanceof Error ? err.message : undefined });
   }
   const rendered = walk.error(c.get('version'), error) ?? (isOAuthCode(error.code) ? oauthError(error) : problemJson(error, config, c.get('requestId')));
-  return respond(c, c.req.method === 'HEAD' ? null : JSON.stringify(rendered.body), error.status, { ...error.headers, 'Content-Type': rendered.contentType });
+  // For HEAD too: Hono drops the body after the length of GET's has been measured (policies/head.ts).
+  return respond(c, JSON.stringify(rendered.body), error.status, { ...error.headers, 'Content-Type': rendered.contentType });
 }
 
 /** The RFC 9457 problem+json rendering of an error: v2's shape, and that of every path outside a version. */

@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
 import { FailedAuthentications } from '../policies/auth-failures';
+import { clientBody } from '../policies/client-body';
 import { rateLimitHeaders, refusedHeaders, WINDOW_SECONDS } from '../policies/rate-limit';
 import { authenticateClient, claimedClientId, presentsClientAuthentication, type AuthenticatedClient } from './oauth-client';
 
@@ -31,7 +32,7 @@ export function oauthTokenRoute(
     },
   });
 
-  router.post(TOKEN_PATH, limitBody, async (c) => {
+  router.post(TOKEN_PATH, clientBody(), limitBody, async (c) => {
     const form = await readForm(c);
     const grantType = form.get('grant_type');
     if (!grantType) throw new ApiError('oauth/invalidRequest', 'grant_type is required.');

@@ -16,13 +16,11 @@ import type { DetailMeta, ResourceName, Scope } from '../services/record-source'
 import type { JsonObject, Version } from '../versions/version';
 import { walk } from '../versions/walker';
 import { PageCache } from './page-cache';
+import { methodNotAllowed, READ_ONLY } from './method-not-allowed';
 
-const ALLOW = 'GET, HEAD';
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-const methodNotAllowed = (c: Context<AppEnv>): never => {
-  throw new ApiError('svc/methodNotAllowed', `${c.req.method} is not allowed here; use GET or HEAD.`, { Allow: ALLOW });
-};
+const notAllowed = methodNotAllowed(READ_ONLY);
 
 /**
  * Records rewritten for an older version, kept by the stored record they came from (its key, or
@@ -117,9 +115,9 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
 
   for (const resource of RESOURCE_NAMES) {
     router.get(`/${resource}`, (c) => list(c, resource));
-    router.all(`/${resource}`, methodNotAllowed);
+    router.all(`/${resource}`, notAllowed);
     router.get(`/${resource}/:id`, (c) => detail(c, resource));
-    router.all(`/${resource}/:id`, methodNotAllowed);
+    router.all(`/${resource}/:id`, notAllowed);
   }
   for (const { parent, child } of ENUMERATIONS) {
     const path = `/${parent}/:id/${child}`;
@@ -130,7 +128,7 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
     });
     router.use(path, exists);
     router.get(path, (c) => list(c, child, { parent, id: c.req.param('id')! }));
-    router.all(path, methodNotAllowed);
+    router.all(path, notAllowed);
   }
   return router;
 }

@@ -18,6 +18,15 @@ export interface ConnectionInfo {
 export type ConnectionFacts = (c: Context) => ConnectionInfo;
 
 /**
+ * Whether the caller has closed its connection before the answer was written; only an entry can
+ * read this cheaply (Node: the response stream; elsewhere the request's abort signal).
+ */
+export type ClientGone = (c: Context) => boolean;
+
+/** The runtime-neutral default: the request's abort signal, which the runtime aborts when its client leaves. */
+export const signalGone: ClientGone = (c) => c.req.raw.signal.aborted;
+
+/**
  * The runtime-neutral default (Workers, in-process tests): the request URL's scheme, which the
  * Workers runtime sets from the client's connection, and no peer address.
  */

@@ -5,7 +5,7 @@ import { createLegacyClient, type LegacyBackend } from '../migration/legacy-clie
 import type { Clock } from './clock';
 import { systemClock } from './clock';
 import type { DocsAssets } from '../openapi/docs-page';
-import { urlConnection, type ConnectionFacts } from './connection';
+import { signalGone, urlConnection, type ClientGone, type ConnectionFacts } from './connection';
 import type { CredentialStore } from './credentials/credential-store';
 import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
 import type { RateLimiter } from './rate-limiter';
@@ -21,6 +21,8 @@ export interface ServiceParts {
   rateLimiter?: RateLimiter;
   /** Defaults to the request URL's scheme with no peer address; the Node entry reads its socket. */
   connection?: ConnectionFacts;
+  /** Defaults to the request's abort signal; the Node entry reads its response stream (no AbortController per request). */
+  clientGone?: ClientGone;
   /** Defaults to WebCrypto's SHA-256; the Node entry passes its synchronous one (no thread-pool hop). */
   digest?: (text: string) => string | Promise<string>;
   /** Defaults to a client of `LEGACY_V1_URL` when it is set. */
@@ -48,6 +50,7 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     log,
     rateLimiter: parts.rateLimiter ?? new MemoryRateLimiter(clock),
     connection: parts.connection ?? urlConnection,
+    clientGone: parts.clientGone ?? signalGone,
     digest: parts.digest ?? sha256Hex,
     legacy: parts.legacy ?? createLegacyClient(config, { clock, log }),
     afterResponse: parts.afterResponse ?? ((_c, task) => void setTimeout(() => void task(), 0)),

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
 import { json, walkPages, type SuiteClient } from '../suites/client';
+import { exchange } from '../support/raw-http';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const children: ChildProcess[] = [];
@@ -115,6 +116,41 @@ describe('the Node server on a real loopback port', () => {
     expect(await exited, lines.join('\n')).toBe(0);
     expect(Date.now() - drained).toBeLessThan(2_000);
     expect(lines.join('\n')).toContain('SIGTERM: draining');
+  });
+});
+
+describe('the Node entry against hostile clients (CONTRACT section 18)', () => {
+  it('answers what Node refuses in the gateway\'s shape, logs it on stdout, and applies the configured deadlines', async () => {
+    const { port, lines } = await startGateway({ HEADERS_TIMEOUT_MS: '300', REQUEST_TIMEOUT_MS: '600' });
+    const malformed = await exchange(port, ['GET /healthz HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n']);
+    expect(malformed.status, malformed.text).toBe(400);
+    expect(malformed.headers['content-type']).toBe('application/problem+json');
+    expect(malformed.headers.connection).toBe('close');
+    const id = malformed.headers['svc-request-id']!;
+    expect(JSON.parse(malformed.body)).toMatchObject({ code: 'svc/malformedRequest', instance: `urn:botanical:request:${id}` });
+
+    const connectAnswer = await exchange(port, ['CONNECT localhost:443 HTTP/1.1\r\nHost: localhost:443\r\n\r\n']);
+    expect(connectAnswer.status, connectAnswer.text).toBe(405);
+    expect(connectAnswer.headers.allow).toBe('GET, HEAD');
+
+    const slow = await exchange(port, ['GET /healthz HTTP/1.1\r\nHost: localhost\r\n', 2_500], 5_000);
+    expect(slow.status, slow.text).toBe(408);
+    expect(slow.closedAfterMs).toBeLessThan(300 + 1000);
+
+    // A client leaving mid-body on the token endpoint.
+    const leaving = await opened(port);
+    leaving.write('POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=cli');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    leaving.destroy();
+
+    // Log lines are written in batches of up to 50 ms.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const token = lines.filter((l) => l.includes('"/oauth/token"')).map((l) => JSON.parse(l));
+    expect(token, lines.join('\n')).toEqual([expect.objectContaining({ level: 'info', aborted: true, status: null })]);
+    expect(lines.filter((l) => l.includes('"level":"error"'))).toEqual([]);
+    const logged = lines.filter((l) => l.includes(id));
+    expect(logged, lines.join('\n')).toHaveLength(1);
+    expect(JSON.parse(logged[0]!)).toMatchObject({ request_id: id, status: 400 });
   });
 });
 

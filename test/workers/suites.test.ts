@@ -9,6 +9,7 @@ import { buildGateway } from '../../src/worker/gateway';
 import { conditionalSuite } from '../suites/conditional.suite';
 import { corsSuite } from '../suites/cors.suite';
 import { hostSuite } from '../suites/host.suite';
+import { methodsSuite } from '../suites/methods.suite';
 import { oauthSuite } from '../suites/oauth.suite';
 import { openapiSuite } from '../suites/openapi.suite';
 import { rateLimitSuite } from '../suites/rate-limit.suite';
@@ -30,6 +31,7 @@ conditionalSuite(workerClient);
 rateLimitSuite(workerClient);
 openapiSuite(workerClient);
 searchTextSuite(workerClient);
+methodsSuite(workerClient, ['TRACE', 'PROPFIND', 'PURGE']);
 // The transport and host suites stand the gateway on either side of the HTTPS cut-off.
 const gatewayAt = ({ now, env: vars }: { now: string; env: Record<string, string> }) => gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now))));
 transportSuite(gatewayAt);

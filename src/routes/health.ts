@@ -1,0 +1,17 @@
+import { Hono } from 'hono';
+import type { AppEnv, Services } from '../env';
+import { methodNotAllowed, READ_ONLY } from './method-not-allowed';
+import { readyz } from './readiness';
+
+/**
+ * `/healthz` (the process answers) and `/readyz` (the record source can serve), for load
+ * balancers: no credential, and like every other path, 405 with `Allow` to other methods.
+ */
+export function healthRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  router.get('/healthz', (c) => c.json({ status: 'ok' }));
+  router.get('/readyz', readyz(services));
+  router.all('/healthz', methodNotAllowed(READ_ONLY));
+  router.all('/readyz', methodNotAllowed(READ_ONLY));
+  return router;
+}
