@@ -49,7 +49,14 @@ async function load(url: string, seconds: number, pid: number): Promise<Stats> {
     headers: { authorization: 'ApiKey demo-project-key' },
     requests: [{ setupRequest: (req) => ({ ...req, path: PATHS[i++ % PATHS.length]! }) }],
   });
-  return { cpuPerRequest: (cpuMs(pid) - cpuBefore) / r.requests.total, rps: r.requests.average, p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, failures: r.non2xx + r.errors + r.timeouts };
+  return {
+    cpuPerRequest: (cpuMs(pid) - cpuBefore) / r.requests.total,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p90: r.latency.p90,
+    p99: r.latency.p99,
+    failures: r.non2xx + r.errors + r.timeouts,
+  };
 }
 
 const servers: Server[] = [];
@@ -60,7 +67,12 @@ try {
   for (const answer of ['facade', 'legacy']) {
     const byPercent: Stats[] = [];
     for (const percent of ['0', '10', '100']) {
-      const gateway = await startGateway(`${answer} ${percent}%`, { LEGACY_V1_URL: legacy.url, LEGACY_V1_AUTHORIZATION: LEGACY_AUTHORIZATION, V1_ANSWER: answer, V1_COMPARE_PERCENT: percent });
+      const gateway = await startGateway(`${answer} ${percent}%`, {
+        LEGACY_V1_URL: legacy.url,
+        LEGACY_V1_AUTHORIZATION: LEGACY_AUTHORIZATION,
+        V1_ANSWER: answer,
+        V1_COMPARE_PERCENT: percent,
+      });
       try {
         await load(gateway.url, 3, gateway.child.pid!); // JIT warm-up (and the legacy stand-in's memo), not measured
         const s = await load(gateway.url, SECONDS, gateway.child.pid!);
@@ -72,10 +84,16 @@ try {
       }
     }
     const [off, ...on] = byPercent as [Stats, Stats, Stats];
-    on.forEach((s, i) => rows.push(`| ${answer} | ratio ${['10', '100'][i]}% / 0% | | ${(s.p50 / off.p50).toFixed(2)} | ${(s.p90 / off.p90).toFixed(2)} | ${(s.p99 / off.p99).toFixed(2)} | ${(s.cpuPerRequest / off.cpuPerRequest).toFixed(2)} | |`));
+    on.forEach((s, i) => {
+      rows.push(
+        `| ${answer} | ratio ${['10', '100'][i]}% / 0% | | ${(s.p50 / off.p50).toFixed(2)} | ${(s.p90 / off.p90).toFixed(2)} | ${(s.p99 / off.p99).toFixed(2)} | ${(s.cpuPerRequest / off.cpuPerRequest).toFixed(2)} | |`,
+      );
+    });
   }
   console.log(`\n${RATE} req/s offered over ${CONNECTIONS} connections, ${SECONDS} s per run, ${PATHS.length} distinct v1 paths (pages and details)\n`);
-  console.log('| v1 answered by | compared | req/s | p50 ms | p90 ms | p99 ms | gateway CPU ms/request | non-2xx/errors |\n|---|---|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    '| v1 answered by | compared | req/s | p50 ms | p90 ms | p99 ms | gateway CPU ms/request | non-2xx/errors |\n|---|---|---:|---:|---:|---:|---:|---:|',
+  );
   for (const row of rows) console.log(row);
 } finally {
   for (const s of servers) s.child.kill('SIGTERM');

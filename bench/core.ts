@@ -17,7 +17,9 @@ console.log(`index build: ${(performance.now() - t).toFixed(0)} ms for ${dataset
 function naive(q: string, field: keyof SpeciesRecord, page: number): string[] {
   const needle = fold(q);
   return dataset.species
-    .filter((s) => [s.scientific_name, s.common_name, ...Object.values(s.common_names).flat(), ...s.synonyms].some((x) => x !== null && fold(x).includes(needle)))
+    .filter((s) =>
+      [s.scientific_name, s.common_name, ...Object.values(s.common_names).flat(), ...s.synonyms].some((x) => x !== null && fold(x).includes(needle)),
+    )
     .sort((a, b) => -textCollator.compare(String(a[field]), String(b[field])) || (a.id < b.id ? -1 : 1))
     .slice((page - 1) * 20, page * 20)
     .map((s) => s.id);
@@ -41,7 +43,16 @@ const indexed1 = await time(`indexed: ${cases[0]![0]}`, 2000, () => source.list(
 const indexed2 = await time(`indexed: ${cases[1]![0]}`, 2000, () => source.list('species', cases[1]![1], undefined, ctx));
 const words = ['rose', 'oak', 'fern', 'sedge', 'pine', 'lily', 'moss', 'grass', 'aster', 'willow'];
 const cold = await time('indexed: a new q each request (scan, no cache hit)', 500, (i) =>
-  source.list('species', { q: `${words[i % words.length]}${i}`.slice(0, 3 + (i % 4)) + String.fromCharCode(97 + (i % 26)), order: [{ field: 'scientific_name', direction: 'desc' }], page: 1 }, undefined, ctx),
+  source.list(
+    'species',
+    {
+      q: `${words[i % words.length]}${i}`.slice(0, 3 + (i % 4)) + String.fromCharCode(97 + (i % 26)),
+      order: [{ field: 'scientific_name', direction: 'desc' }],
+      page: 1,
+    },
+    undefined,
+    ctx,
+  ),
 );
 const naiveUs = await time('naive: filter + full sort per request (q=rose)', 50, () => naive('rose', 'scientific_name', 2));
 console.log(`\nratio naive / indexed (warm q): ${(naiveUs / indexed2).toFixed(0)}x`);

@@ -63,14 +63,18 @@ function heapUsage(inspectorPort: number): Promise<{ usedSize: number; backingSt
 async function freshRun(): Promise<{ ready: number; firsts: number[]; heapMb: number; v8Mb: number; buffersMb: number }> {
   const [port, inspector] = [await freePort(), await freePort()];
   const started = performance.now();
-  const dev = spawn(WRANGLER, ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector)], { cwd: DIR, env: ENV, detached: true });
+  const dev = spawn(WRANGLER, ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector)], {
+    cwd: DIR,
+    env: ENV,
+    detached: true,
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       let out = '';
       const timer = setTimeout(() => reject(new Error(`wrangler dev not ready in 90 s:\n${out}`)), 90_000);
       const read = (chunk: Buffer) => {
         out += chunk;
-        if (out.includes('Ready on')) (clearTimeout(timer), resolve());
+        if (out.includes('Ready on')) clearTimeout(timer), resolve();
       };
       dev.stdout.on('data', read);
       dev.stderr.on('data', read);
@@ -107,7 +111,9 @@ async function main(): Promise<void> {
   for (let run = 1; run <= RUNS; run++) {
     const r = await freshRun();
     process.stderr.write(`run ${run}: first requests ${r.firsts.map(fmt).join(', ')} ms; heap ${r.heapMb.toFixed(1)} MB\n`);
-    rows.push(`| ${run} | ${fmt(r.ready)} | ${r.firsts.map(fmt).join(' | ')} | ${r.heapMb.toFixed(1)} (${r.v8Mb.toFixed(1)} V8 + ${r.buffersMb.toFixed(1)} buffers) |`);
+    rows.push(
+      `| ${run} | ${fmt(r.ready)} | ${r.firsts.map(fmt).join(' | ')} | ${r.heapMb.toFixed(1)} (${r.v8Mb.toFixed(1)} V8 + ${r.buffersMb.toFixed(1)} buffers) |`,
+    );
   }
   console.log(`\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; worker: ${DIR}`);
   console.log(`\n| fresh start | wrangler ready ms | ${FIRSTS.map(([k]) => `first ${k} ms`).join(' | ')} | heap MB after them |`);
@@ -117,8 +123,14 @@ async function main(): Promise<void> {
   // The other way to ship it: every piece in one bundled module (what the upload would add).
   const pieces = join(DIR, 'generated/assets');
   if (existsSync(pieces)) {
-    const bytes = Buffer.concat(readdirSync(pieces).sort().map((f) => readFileSync(join(pieces, f))));
-    console.log(`The compiled dataset as a bundled module instead: +${(bytes.byteLength / 1024).toFixed(0)} KiB / gzip: +${(gzipSync(bytes).byteLength / 1024).toFixed(0)} KiB`);
+    const bytes = Buffer.concat(
+      readdirSync(pieces)
+        .sort()
+        .map((f) => readFileSync(join(pieces, f))),
+    );
+    console.log(
+      `The compiled dataset as a bundled module instead: +${(bytes.byteLength / 1024).toFixed(0)} KiB / gzip: +${(gzipSync(bytes).byteLength / 1024).toFixed(0)} KiB`,
+    );
   }
 }
 

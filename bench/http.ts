@@ -61,7 +61,13 @@ function start(name: string, args: string[], cwd: string, env: Record<string, st
 const gatewayReady = (line: string) => (line.includes('"gateway listening"') ? (JSON.parse(line) as { port: number }).port : undefined);
 
 function startGateway(name: string, env: Record<string, string>): Promise<Server> {
-  return start(name, ['--import', 'tsx', 'src/node.ts'], GATEWAY_DIR, { PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000000', TOKEN_SIGNING_SECRET: 'bench', ...env }, gatewayReady);
+  return start(
+    name,
+    ['--import', 'tsx', 'src/node.ts'],
+    GATEWAY_DIR,
+    { PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000000', TOKEN_SIGNING_SECRET: 'bench', ...env },
+    gatewayReady,
+  );
 }
 
 /** CPU seconds (user + system) a process has used so far. */
@@ -94,7 +100,12 @@ async function load(server: Server, paths: string[], seconds: number): Promise<S
   });
   const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
   const total = result.requests.total;
-  return { rps: result.requests.average, p99: result.latency.p99, cpuUs: total > 0 ? (cpu * 1e6) / total : NaN, failures: result.non2xx + result.errors + result.timeouts };
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    cpuUs: total > 0 ? (cpu * 1e6) / total : NaN,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 async function measure(server: Server, paths: string[]): Promise<Stats> {
@@ -105,11 +116,13 @@ async function measure(server: Server, paths: string[]): Promise<Stats> {
 /** Requests every path once, so a warm cache holds them all. */
 async function warm(baseUrl: string, paths: string[]): Promise<void> {
   for (let k = 0; k < paths.length; k += 10) {
-    await Promise.all(paths.slice(k, k + 10).map(async (p) => {
-      const res = await fetch(baseUrl + p, { headers: { authorization: AUTHORIZATION } });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`warm-up ${p}: ${res.status}`);
-    }));
+    await Promise.all(
+      paths.slice(k, k + 10).map(async (p) => {
+        const res = await fetch(baseUrl + p, { headers: { authorization: AUTHORIZATION } });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`warm-up ${p}: ${res.status}`);
+      }),
+    );
   }
 }
 
@@ -140,19 +153,31 @@ async function main(): Promise<void> {
     const gateway = await startGateway('gateway', {});
     servers.push(gateway);
     const rssStart = rssMb(gateway.child.pid!);
-    const upstream = await startGateway('gateway (upstream mode)', { UPSTREAM_URL: gateway.url, UPSTREAM_AUTHORIZATION: AUTHORIZATION, UPSTREAM_CACHE_TTL_MS: '3600000' });
+    const upstream = await startGateway('gateway (upstream mode)', {
+      UPSTREAM_URL: gateway.url,
+      UPSTREAM_AUTHORIZATION: AUTHORIZATION,
+      UPSTREAM_CACHE_TTL_MS: '3600000',
+    });
     servers.push(upstream);
 
     // The reference answers with the bytes of a real v2 page, so both send the same size.
     const page = await fetch(`${gateway.url}/v2/species?page=1`, { headers: { authorization: AUTHORIZATION } });
     const file = join(mkdtempSync(join(tmpdir(), 'bench-http-')), 'page.json');
     writeFileSync(file, new Uint8Array(await page.arrayBuffer()));
-    const reference = await start('reference', ['--import', 'tsx', join(HERE, 'bench/reference-server.ts'), file], HERE, {}, (line) => (JSON.parse(line) as { port?: number }).port);
+    const reference = await start(
+      'reference',
+      ['--import', 'tsx', join(HERE, 'bench/reference-server.ts'), file],
+      HERE,
+      {},
+      (line) => (JSON.parse(line) as { port?: number }).port,
+    );
     servers.push(reference);
 
     const ref = await measure(reference, ['/']);
     process.stderr.write(`reference: ${fmt(ref.rps)} req/s, ${fmt(ref.cpuUs)} µs CPU/request\n`);
-    const rows: string[] = [`| reference (same-size page, pre-serialized) | ${fmt(ref.rps)} | ${fmt(ref.p99, 1)} | ${fmt(ref.cpuUs)} | 1.00 | 1.00 | ${ref.failures} |`];
+    const rows: string[] = [
+      `| reference (same-size page, pre-serialized) | ${fmt(ref.rps)} | ${fmt(ref.p99, 1)} | ${fmt(ref.cpuUs)} | 1.00 | 1.00 | ${ref.failures} |`,
+    ];
     const results = new Map<string, Stats>();
     for (const c of cases().filter((c) => !ONLY || ONLY.includes(c.name))) {
       const server = c.upstream ? upstream : gateway;
@@ -160,13 +185,17 @@ async function main(): Promise<void> {
       const s = await measure(server, c.paths);
       results.set(c.name, s);
       process.stderr.write(`${c.name}: ${fmt(s.rps)} req/s, ${fmt(s.cpuUs)} µs CPU/request\n`);
-      rows.push(`| ${c.name} | ${fmt(s.rps)} | ${fmt(s.p99, 1)} | ${fmt(s.cpuUs)} | ${fmt(ref.cpuUs / s.cpuUs, 2)} | ${fmt(s.rps / ref.rps, 2)} | ${s.failures} |`);
+      rows.push(
+        `| ${c.name} | ${fmt(s.rps)} | ${fmt(s.p99, 1)} | ${fmt(s.cpuUs)} | ${fmt(ref.cpuUs / s.cpuUs, 2)} | ${fmt(s.rps / ref.rps, 2)} | ${s.failures} |`,
+      );
     }
     const rssAfter = rssMb(gateway.child.pid!);
     const v1 = results.get('v1 page') ?? { cpuUs: NaN };
     const v2 = results.get('v2 page') ?? { cpuUs: NaN };
 
-    console.log(`\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per case after 1 s of warm-up`);
+    console.log(
+      `\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per case after 1 s of warm-up`,
+    );
     console.log(`gateway: ${GATEWAY_DIR}`);
     console.log('\n| case | req/s | p99 ms | CPU µs/request | ratio (reference CPU / CPU) | req/s ratio | non-2xx/errors |');
     console.log('|---|---:|---:|---:|---:|---:|---:|');

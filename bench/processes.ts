@@ -35,5 +35,6 @@ export function startServer(name: string, script: string, env: Record<string, st
 /** Starts `src/node.ts` with `env` on an ephemeral loopback port; resolves once it listens. */
 export function startGateway(name: string, env: Record<string, string>): Promise<Server> {
   return startServer(name, 'src/node.ts', { PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000000', TOKEN_SIGNING_SECRET: 'bench', ...env }, (line) =>
-    line.includes('"gateway listening"') ? `http://127.0.0.1:${JSON.parse(line).port}` : undefined);
+    line.includes('"gateway listening"') ? `http://127.0.0.1:${JSON.parse(line).port}` : undefined,
+  );
 }

@@ -46,7 +46,11 @@ function summary(file: string, top = 30): string {
     self.set(name, (self.get(name) ?? 0) + profile.timeDeltas[i]!);
     total += profile.timeDeltas[i]!;
   });
-  return [...self].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${name}`).join('\n');
+  return [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${name}`)
+    .join('\n');
 }
 
 async function main(): Promise<void> {
@@ -69,7 +73,13 @@ async function main(): Promise<void> {
   });
   let i = 0;
   const drive = (duration: number) =>
-    autocannon({ url: `http://127.0.0.1:${port}`, connections: 10, duration, headers: { authorization: 'ApiKey demo-project-key' }, requests: [{ setupRequest: (req) => ({ ...req, path: list[i++ % list.length]! }) }] });
+    autocannon({
+      url: `http://127.0.0.1:${port}`,
+      connections: 10,
+      duration,
+      headers: { authorization: 'ApiKey demo-project-key' },
+      requests: [{ setupRequest: (req) => ({ ...req, path: list[i++ % list.length]! }) }],
+    });
   await drive(1);
   const result = await drive(seconds);
   child.kill('SIGTERM');

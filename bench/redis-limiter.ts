@@ -20,9 +20,11 @@ const redis = await startRedisServer();
 async function perHit(limiter: RateLimiter, runs: number, inFlight: number): Promise<number> {
   const started = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < runs) await limiter.hit(`bench:${next++ % 500}`, 1_000_000_000, 60);
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < runs) await limiter.hit(`bench:${next++ % 500}`, 1_000_000_000, 60);
+    }),
+  );
   return ((performance.now() - started) / runs) * 1000;
 }
 
@@ -35,7 +37,9 @@ try {
   for (const inFlight of [1, 64]) {
     const m = await perHit(memory, 20_000, inFlight);
     const r = await perHit(shared, 20_000, inFlight);
-    console.log(`limiter, ${String(inFlight).padStart(2)} in flight: memory ${m.toFixed(1)} µs/hit, redis ${r.toFixed(1)} µs/hit, ratio ${(r / m).toFixed(1)}x`);
+    console.log(
+      `limiter, ${String(inFlight).padStart(2)} in flight: memory ${m.toFixed(1)} µs/hit, redis ${r.toFixed(1)} µs/hit, ratio ${(r / m).toFixed(1)}x`,
+    );
   }
   client.disconnect();
 
@@ -43,7 +47,12 @@ try {
   const local = await startGatewayProcess(env);
   const viaRedis = await startGatewayProcess({ ...env, REDIS_URL: redis.url });
   const drive = async (origin: string) => {
-    const result = await autocannon({ url: `${origin}/v2/species/ABBA`, connections: 10, duration: SECONDS, headers: { Authorization: 'ApiKey demo-project-key' } });
+    const result = await autocannon({
+      url: `${origin}/v2/species/ABBA`,
+      connections: 10,
+      duration: SECONDS,
+      headers: { Authorization: 'ApiKey demo-project-key' },
+    });
     return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
   };
   await drive(local.origin);
@@ -51,7 +60,9 @@ try {
   const rounds = [];
   for (let i = 0; i < 2; i++) rounds.push({ local: await drive(local.origin), redis: await drive(viaRedis.origin) });
   for (const [i, r] of rounds.entries()) {
-    console.log(`HTTP round ${i + 1}: per process ${r.local.rps.toFixed(0)} req/s (p99 ${r.local.p99} ms), REDIS_URL ${r.redis.rps.toFixed(0)} req/s (p99 ${r.redis.p99} ms), throughput ratio ${(r.redis.rps / r.local.rps).toFixed(2)}, non-2xx ${r.local.non2xx + r.redis.non2xx}`);
+    console.log(
+      `HTTP round ${i + 1}: per process ${r.local.rps.toFixed(0)} req/s (p99 ${r.local.p99} ms), REDIS_URL ${r.redis.rps.toFixed(0)} req/s (p99 ${r.redis.p99} ms), throughput ratio ${(r.redis.rps / r.local.rps).toFixed(2)}, non-2xx ${r.local.non2xx + r.redis.non2xx}`,
+    );
   }
   await Promise.all([local.stop(), viaRedis.stop()]);
 } finally {

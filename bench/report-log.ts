@@ -37,13 +37,36 @@ export function sampleRequest(i: number): SampleRequest {
 export function sampleLines(i: number): string[] {
   const r = sampleRequest(i);
   const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-  const lines = [JSON.stringify({
-    time: r.time, request_id: id, method: 'GET', path: `/${r.version}/species?q=oak&page=${i % 30}`, version: r.version, route: r.route,
-    status: 200, duration_ms: 1.25, subject: r.subject, credential: r.version === 'v2' ? 'apiKey' : r.credential,
-  })];
+  const lines = [
+    JSON.stringify({
+      time: r.time,
+      request_id: id,
+      method: 'GET',
+      path: `/${r.version}/species?q=oak&page=${i % 30}`,
+      version: r.version,
+      route: r.route,
+      status: 200,
+      duration_ms: 1.25,
+      subject: r.subject,
+      credential: r.version === 'v2' ? 'apiKey' : r.credential,
+    }),
+  ];
   if (r.version === 'v1' && r.compared) {
     const about = { request_id: id, route: r.route, path: '/v1/species?q=oak', answered_by: 'facade' };
-    if (r.differs) lines.push(JSON.stringify({ level: 'warn', message: 'v1 parity', ...about, json_path: 'data[].rank', at: 'data[3].rank', kind: 'value', occurrences: 1, facade: 'SPECIES', legacy: 'species' }));
+    if (r.differs)
+      lines.push(
+        JSON.stringify({
+          level: 'warn',
+          message: 'v1 parity',
+          ...about,
+          json_path: 'data[].rank',
+          at: 'data[3].rank',
+          kind: 'value',
+          occurrences: 1,
+          facade: 'SPECIES',
+          legacy: 'species',
+        }),
+      );
     lines.push(JSON.stringify({ level: 'info', message: 'v1 comparison', ...about, matched: !r.differs, differences: r.differs ? 1 : 0 }));
   }
   return lines;

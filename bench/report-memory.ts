@@ -27,7 +27,11 @@ async function writeLog(requests: number): Promise<string> {
 
 function measure(file: string): { peakKiB: number; seconds: number; linesRead: number } {
   const started = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, '--import', 'tsx', 'scripts/report.ts', '--json', file], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, '--import', 'tsx', 'scripts/report.ts', '--json', file], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (run.status !== 0) throw new Error(`report failed: ${run.stderr}`);
   const peakKiB = Number(run.stderr.trim().split('\n').at(-1));
   return { peakKiB, seconds: (performance.now() - started) / 1000, linesRead: JSON.parse(run.stdout).lines.read };
@@ -41,7 +45,9 @@ for (const requests of [SMALL, LARGE]) {
     const size = statSync(file).size;
     const m = measure(file);
     peaks.push(m.peakKiB);
-    rows.push(`| ${m.linesRead.toLocaleString('en')} | ${(size / 1024 / 1024).toFixed(1)} MiB | ${(m.peakKiB / 1024).toFixed(1)} MiB | ${m.seconds.toFixed(1)} s |`);
+    rows.push(
+      `| ${m.linesRead.toLocaleString('en')} | ${(size / 1024 / 1024).toFixed(1)} MiB | ${(m.peakKiB / 1024).toFixed(1)} MiB | ${m.seconds.toFixed(1)} s |`,
+    );
   } finally {
     unlinkSync(file);
   }

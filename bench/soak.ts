@@ -24,7 +24,8 @@ const BASIC = `Basic ${Buffer.from('demo-client:demo-client-secret').toString('b
 const WRONG_BASIC = `Basic ${Buffer.from('demo-client:not-the-secret').toString('base64')}`;
 const FORM = 'application/x-www-form-urlencoded';
 
-if (!Number.isFinite(SECONDS) || SECONDS < 1) throw new Error(`SOAK_SECONDS must be a number of seconds >= 1 (got ${process.argv[2] ?? process.env.SOAK_SECONDS})`);
+if (!Number.isFinite(SECONDS) || SECONDS < 1)
+  throw new Error(`SOAK_SECONDS must be a number of seconds >= 1 (got ${process.argv[2] ?? process.env.SOAK_SECONDS})`);
 
 interface Planned {
   method: 'GET' | 'POST';
@@ -82,7 +83,10 @@ function rssMb(pid: number): number {
 
 /** The mix, in proportions: 5 pages, 4 searches, 4 details, 3 v1 legacy places, 2 token requests, 2 bad credentials. */
 function plan(): Planned[] {
-  const data = JSON.parse(readFileSync(new URL('../fixtures/taxa.json', import.meta.url), 'utf8')) as { species: Array<{ id: string }>; genus: Array<{ name: string }> };
+  const data = JSON.parse(readFileSync(new URL('../fixtures/taxa.json', import.meta.url), 'utf8')) as {
+    species: Array<{ id: string }>;
+    genus: Array<{ name: string }>;
+  };
   const pick = <T>(list: T[], k: number) => list[(k * 7919) % list.length]!;
   const mix: Planned[] = [];
   for (let k = 0; k < 200; k++) {
@@ -107,9 +111,21 @@ function plan(): Planned[] {
       { kind: 'v1 legacy place', method: 'GET', path: `/v1/species/${id}`, headers: { 'x-api-key': 'demo-project-key' } },
       { kind: 'v1 legacy place', method: 'GET', path: `/api/v1/species?token=demo-personal-token&page=${page}`, headers: {} },
       { kind: 'token', method: 'POST', path: '/oauth/token', headers: { authorization: BASIC, 'content-type': FORM }, body: 'grant_type=client_credentials' },
-      { kind: 'token', method: 'POST', path: '/oauth/token', headers: { 'content-type': FORM }, body: 'grant_type=client_credentials&client_id=demo-client&client_secret=demo-client-secret' },
+      {
+        kind: 'token',
+        method: 'POST',
+        path: '/oauth/token',
+        headers: { 'content-type': FORM },
+        body: 'grant_type=client_credentials&client_id=demo-client&client_secret=demo-client-secret',
+      },
       { kind: 'bad credential', method: 'GET', path: `/v2/species/${id}`, headers: { authorization: 'ApiKey not-a-real-key' } },
-      { kind: 'bad credential', method: 'POST', path: '/oauth/token', headers: { authorization: WRONG_BASIC, 'content-type': FORM }, body: 'grant_type=client_credentials' },
+      {
+        kind: 'bad credential',
+        method: 'POST',
+        path: '/oauth/token',
+        headers: { authorization: WRONG_BASIC, 'content-type': FORM },
+        body: 'grant_type=client_credentials',
+      },
     );
   }
   return mix;
@@ -142,7 +158,9 @@ async function main(): Promise<void> {
     const rss: Array<[number, number]> = [[0, rssMb(pid)]];
     const mix = plan();
     let i = 0;
-    console.log(`soak: ${SECONDS} s, ${CONNECTIONS} connections, ${mix.length} distinct requests, ${ABORTS_PER_SECOND} dropped token requests/s; machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}, Node ${process.version}`);
+    console.log(
+      `soak: ${SECONDS} s, ${CONNECTIONS} connections, ${mix.length} distinct requests, ${ABORTS_PER_SECOND} dropped token requests/s; machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}, Node ${process.version}`,
+    );
     const started = Date.now();
     const sampler = setInterval(() => rss.push([Math.round((Date.now() - started) / 1000), rssMb(pid)]), (SECONDS * 1000) / 10);
     const drops = aborter(url, ABORTS_PER_SECOND);
@@ -164,8 +182,12 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 500)); // the last log batch
     rss.push([SECONDS, rssMb(pid)]);
 
-    const byStatus = Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => `${status}: ${count}`).join(', ');
-    console.log(`requests: ${result.requests.total} in ${result.duration.toFixed(0)} s, ${result.requests.average.toFixed(0)} req/s (min ${result.requests.min}, max ${result.requests.max})`);
+    const byStatus = Object.entries(result.statusCodeStats ?? {})
+      .map(([status, { count }]) => `${status}: ${count}`)
+      .join(', ');
+    console.log(
+      `requests: ${result.requests.total} in ${result.duration.toFixed(0)} s, ${result.requests.average.toFixed(0)} req/s (min ${result.requests.min}, max ${result.requests.max})`,
+    );
     console.log(`latency ms: p50 ${result.latency.p50}, p99 ${result.latency.p99}, max ${result.latency.max}`);
     console.log(`answers by status: ${byStatus} (401s are the bad credentials of the mix: ${((2 / 20) * 100).toFixed(0)}% of requests)`);
     console.log(`client-side errors: ${result.errors}, timeouts: ${result.timeouts}; dropped token requests sent: ${dropped}`);

@@ -20,7 +20,12 @@ const commands = {
 function startup([command, args]: readonly [string, readonly string[]]): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
+    });
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (!line.includes('gateway listening')) return;
       const ms = performance.now() - started;
@@ -48,4 +53,6 @@ for (let run = 0; run < RUNS; run++) {
 for (const [name, values] of Object.entries(times)) {
   console.log(`${name.padEnd(6)} ${values.map((v) => `${Math.round(v)} ms`).join(', ')}  (median ${Math.round(median(values))} ms)`);
 }
-console.log(`built / tsx: ${(median(times.built) / median(times.tsx)).toFixed(2)}; built / bare node: ${(median(times.built) / median(times.node)).toFixed(2)}`);
+console.log(
+  `built / tsx: ${(median(times.built) / median(times.tsx)).toFixed(2)}; built / bare node: ${(median(times.built) / median(times.node)).toFixed(2)}`,
+);

@@ -38,11 +38,13 @@ async function load(baseUrl: string, paths: string[], seconds: number): Promise<
 /** Requests every path once (10 at a time), so the warm gateway's cache holds them all. */
 async function warm(baseUrl: string, paths: string[]): Promise<void> {
   for (let k = 0; k < paths.length; k += 10) {
-    await Promise.all(paths.slice(k, k + 10).map(async (p) => {
-      const res = await fetch(baseUrl + p, { headers: { authorization: AUTHORIZATION } });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`warm-up ${p}: ${res.status}`);
-    }));
+    await Promise.all(
+      paths.slice(k, k + 10).map(async (p) => {
+        const res = await fetch(baseUrl + p, { headers: { authorization: AUTHORIZATION } });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`warm-up ${p}: ${res.status}`);
+      }),
+    );
   }
 }
 
@@ -82,7 +84,11 @@ async function main(): Promise<void> {
     for (const c of cases(hasV1)) {
       await warm(hot.url, c.paths);
       const results: Array<[string, Stats]> = [];
-      for (const [mode, server] of [['upstream direct', upstream], ['gateway, cache off', cold], ['gateway, warm cache', hot]] as const) {
+      for (const [mode, server] of [
+        ['upstream direct', upstream],
+        ['gateway, cache off', cold],
+        ['gateway, warm cache', hot],
+      ] as const) {
         await load(server.url, c.paths, 1); // JIT warm-up, not measured
         const stats = await load(server.url, c.paths, SECONDS);
         results.push([mode, stats]);
@@ -95,7 +101,9 @@ async function main(): Promise<void> {
       }
     }
     const cpu = cpus()[0]?.model ?? 'unknown';
-    console.log(`\n${cpus().length} CPUs (${cpu}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per run, ${DISTINCT} distinct paths per case (200 for search)`);
+    console.log(
+      `\n${cpus().length} CPUs (${cpu}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per run, ${DISTINCT} distinct paths per case (200 for search)`,
+    );
     if (!hasV1) console.log('v1 list page: skipped (no /v1 in this tree)');
     console.log('\n| case | target | req/s | p50 ms | p99 ms | req/s vs direct | p50 vs direct | p99 vs direct | non-2xx/errors |');
     console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');

@@ -6,9 +6,15 @@ import { testApp } from '../test/support/harness';
 
 const ROUNDS = 400;
 const CASES: [string, (v: 'v1' | 'v2', i: number) => string][] = [
-  ['species?q=oak (316), page by page', (v, i) => (v === 'v1' ? `/v1/species?q=oak&page=${(i % 32) + 1}` : `/v2/species?q=oak&page=${Math.floor((i % 32) / 2) + 1}`)],
+  [
+    'species?q=oak (316), page by page',
+    (v, i) => (v === 'v1' ? `/v1/species?q=oak&page=${(i % 32) + 1}` : `/v2/species?q=oak&page=${Math.floor((i % 32) / 2) + 1}`),
+  ],
   ['species, no query, page by page', (v, i) => (v === 'v1' ? `/v1/species?page=${(i % 400) + 1}` : `/v2/species?page=${Math.floor((i % 400) / 2) + 1}`)],
-  ['species order[common_name]=asc&order[year]=desc', (v, i) => `/${v}/species?order[common_name]=asc&order[year]=desc&page=${v === 'v1' ? i + 1 : Math.floor(i / 2) + 1}`],
+  [
+    'species order[common_name]=asc&order[year]=desc',
+    (v, i) => `/${v}/species?order[common_name]=asc&order[year]=desc&page=${v === 'v1' ? i + 1 : Math.floor(i / 2) + 1}`,
+  ],
   ['species detail ABBA', (v) => `/${v}/species/ABBA`],
 ];
 

@@ -10,16 +10,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type {
-  ColorTrait,
-  Dataset,
-  DatasetSource,
-  FamilyRecord,
-  FoliageTrait,
-  GenusRecord,
-  PlantRecord,
-  SpeciesRecord,
-} from '../src/core/records.js';
+import type { ColorTrait, Dataset, DatasetSource, FamilyRecord, FoliageTrait, GenusRecord, PlantRecord, SpeciesRecord } from '../src/core/records.js';
 
 // ---------------------------------------------------------------------------------------------
 // Constants
@@ -63,8 +54,35 @@ const RANK_MARKER: Record<string, string> = { Variety: 'var.', Subspecies: 'ssp.
  * (`Hook. f. ex Benth.`, `sensu Ohwi 1941, non ...`, `Sessé y Lacasta`, `(pro sp.)` ...).
  */
 const AUTHOR_WORDS = new Set([
-  'ex', 'in', 'et', 'and', 'de', 'del', 'della', 'des', 'da', 'do', 'dos', 'du', 'la', 'le', 'van', 'von',
-  'der', 'den', 'ter', 'zu', 'y', 'non', 'nec', 'sensu', 'pro', 'emend', 'auct', 'hort', 'al',
+  'ex',
+  'in',
+  'et',
+  'and',
+  'de',
+  'del',
+  'della',
+  'des',
+  'da',
+  'do',
+  'dos',
+  'du',
+  'la',
+  'le',
+  'van',
+  'von',
+  'der',
+  'den',
+  'ter',
+  'zu',
+  'y',
+  'non',
+  'nec',
+  'sensu',
+  'pro',
+  'emend',
+  'auct',
+  'hort',
+  'al',
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -465,8 +483,7 @@ export function build(dataDir: string): { dataset: Dataset; stats: BuildStats } 
     byCanonical.set(r.canonical, list);
   }
   /** Among rows sharing a name: correctly applied names before misapplied (`sensu`) ones, then by id. */
-  const preference = (a: Row, b: Row): number =>
-    Number(isMisapplied(a.parsed)) - Number(isMisapplied(b.parsed)) || byString(a.id, b.id);
+  const preference = (a: Row, b: Row): number => Number(isMisapplied(a.parsed)) - Number(isMisapplied(b.parsed)) || byString(a.id, b.id);
   const speciesByCanonical = new Map<string, string>();
   for (const r of [...rows].filter((x) => x.rank === 'Species').sort(preference)) {
     if (!speciesByCanonical.has(r.canonical)) speciesByCanonical.set(r.canonical, r.id);
@@ -644,7 +661,13 @@ export function build(dataDir: string): { dataset: Dataset; stats: BuildStats } 
       common_name: commonName,
       rank: RANKS[r.rank]!,
       status: 'accepted',
-      duration: duration === null ? null : duration.split(',').map((d) => d.trim().toLowerCase()).filter((d) => d),
+      duration:
+        duration === null
+          ? null
+          : duration
+              .split(',')
+              .map((d) => d.trim().toLowerCase())
+              .filter((d) => d),
       author: authorOf(r.parsed),
       bibliography: null,
       year: null,
@@ -736,10 +759,7 @@ export function build(dataDir: string): { dataset: Dataset; stats: BuildStats } 
 /** Serialises the dataset: valid JSON, one record per line, keys in a fixed order. */
 export function serialize(d: Dataset): string {
   const sources = Object.keys(d.species_sources).sort(byString);
-  const ss =
-    sources.length === 0
-      ? '{}'
-      : `{\n${sources.map((k) => `${json(k)}:${json(d.species_sources[k])}`).join(',\n')}\n}`;
+  const ss = sources.length === 0 ? '{}' : `{\n${sources.map((k) => `${json(k)}:${json(d.species_sources[k])}`).join(',\n')}\n}`;
   return (
     `{"dataset":${json(d.dataset)},\n` +
     `"families":${jsonLines(d.families)},\n` +

@@ -101,7 +101,9 @@ async function main(argv) {
     const missing = [...ENTRIES.map(([, name]) => `dist/${name}.js`), 'generated/taxa.index.json'].filter((p) => !existsSync(join(ROOT, p)));
     if (ifStale && existsSync(STAMP) && missing.length === 0) return;
     // Production without a build: say what to do in one line, never compile here.
-    console.error(`${missing.length ? missing.join(', ') : 'dist/build.json'} missing and the development dependencies are not installed: run \`npm ci && npm run build\` before \`npm prune --omit=dev\`.`);
+    console.error(
+      `${missing.length ? missing.join(', ') : 'dist/build.json'} missing and the development dependencies are not installed: run \`npm ci && npm run build\` before \`npm prune --omit=dev\`.`,
+    );
     process.exit(1);
   }
   compileDataset();

@@ -36,7 +36,14 @@ export async function checkDocs(files: string[], print: (line: string) => void):
       const text = readFileSync(path, 'utf8');
       for (const mention of extractPathMentions(name, text, SOURCE_FOLDERS)) {
         const target = mention.kind === 'link' ? resolve(dirname(path), mention.path) : join(ROOT, mention.path);
-        if (!existsSync(target)) findings.push({ file: name, line: mention.line, status: 'FAIL', text: mention.path, detail: `${mention.kind === 'link' ? 'linked' : 'mentioned'} path does not exist` });
+        if (!existsSync(target))
+          findings.push({
+            file: name,
+            line: mention.line,
+            status: 'FAIL',
+            text: mention.path,
+            detail: `${mention.kind === 'link' ? 'linked' : 'mentioned'} path does not exist`,
+          });
       }
       const runnable: RunnableCommand[] = [];
       for (const command of extractCommands(name, text)) {
@@ -65,7 +72,9 @@ export async function checkDocs(files: string[], print: (line: string) => void):
 }
 
 export function defaultFiles(): string[] {
-  const docs = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort();
+  const docs = readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort();
   return [join(ROOT, 'README.md'), ...docs.map((f) => join(ROOT, 'docs', f))];
 }
 

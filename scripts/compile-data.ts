@@ -30,11 +30,22 @@ export const INDEX = join(ROOT, 'generated/taxa.index.json');
 export const HOT = join(ROOT, 'generated/hot.bin');
 
 /** The compiler's own sources: a change to any of them makes the artifact stale. */
-const COMPILER_SOURCES = ['src/services/bundled/compile', 'src/services/bundled/compiled/layout.ts', 'src/services/bundled/compiled/container.ts', 'src/core/text.ts', 'src/core/hash.ts', 'src/core/resources.ts'];
+const COMPILER_SOURCES = [
+  'src/services/bundled/compile',
+  'src/services/bundled/compiled/layout.ts',
+  'src/services/bundled/compiled/container.ts',
+  'src/core/text.ts',
+  'src/core/hash.ts',
+  'src/core/resources.ts',
+];
 
 function files(path: string): string[] {
   const full = join(ROOT, path);
-  return path.endsWith('.ts') ? [full] : readdirSync(full).sort().map((f) => join(full, f));
+  return path.endsWith('.ts')
+    ? [full]
+    : readdirSync(full)
+        .sort()
+        .map((f) => join(full, f));
 }
 
 /** Digest of the fixture and the compiler that identifies an artifact. */
@@ -81,7 +92,9 @@ function main(argv: string[]): void {
   writeFileSync(HOT, writeContainer(null, Object.fromEntries(hotSections(container.meta).map((name) => [name, container.section(name)]))));
   // The index last: its presence and `inputs` say the pieces are complete and current.
   writeFileSync(INDEX, JSON.stringify(index));
-  process.stdout.write(`compiled ${FIXTURE.slice(ROOT.length + 1)} into generated/ (${artifact.byteLength} bytes, ${Object.keys(index.sections).length} pieces) in ${Math.round(performance.now() - started)} ms\n`);
+  process.stdout.write(
+    `compiled ${FIXTURE.slice(ROOT.length + 1)} into generated/ (${artifact.byteLength} bytes, ${Object.keys(index.sections).length} pieces) in ${Math.round(performance.now() - started)} ms\n`,
+  );
 }
 
 const typeName = (data: ArrayBufferView) =>

@@ -73,7 +73,11 @@ export function run(argv: readonly string[], out: (text: string) => void, err: (
 
 export function main(argv: readonly string[]): number {
   try {
-    run(argv, (t) => process.stdout.write(t), (t) => process.stderr.write(`${t}\n`));
+    run(
+      argv,
+      (t) => process.stdout.write(t),
+      (t) => process.stderr.write(`${t}\n`),
+    );
     return 0;
   } catch (error) {
     if (!(error instanceof UsageError)) {

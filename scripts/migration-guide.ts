@@ -57,7 +57,12 @@ async function examples(change: VersionChange, source: RecordSource, config: Con
   const ctx = { requestId: REQUEST_ID };
   const out: Example[] = [];
   if (change.credentials) {
-    out.push({ caption: 'Accepted credential places and `Authorization` schemes, first present wins', lang: 'json', v1: pretty(change.credentials(CORE_CREDENTIALS)), v2: pretty(CORE_CREDENTIALS) });
+    out.push({
+      caption: 'Accepted credential places and `Authorization` schemes, first present wins',
+      lang: 'json',
+      v1: pretty(change.credentials(CORE_CREDENTIALS)),
+      v2: pretty(CORE_CREDENTIALS),
+    });
   }
   if (change.detail) {
     const found = (await source.get(DETAIL.resource, DETAIL.id, ctx))!;
@@ -68,7 +73,12 @@ async function examples(change: VersionChange, source: RecordSource, config: Con
     const found = (await source.get('species', RECORD_ID, ctx))!;
     const v2 = found.record as unknown as JsonObject;
     const [a, b] = changed(change.record(v2, 'species'), v2);
-    out.push({ caption: `\`GET /species/${RECORD_ID}\`, the fields that differ`, lang: 'json', v1: pretty({ id: RECORD_ID, ...a }), v2: pretty({ id: RECORD_ID, ...b }) });
+    out.push({
+      caption: `\`GET /species/${RECORD_ID}\`, the fields that differ`,
+      lang: 'json',
+      v1: pretty({ id: RECORD_ID, ...a }),
+      v2: pretty({ id: RECORD_ID, ...b }),
+    });
   }
   if (change.listQuery || change.page) {
     const asked: ListQuery = { q: SEARCH, order: [], page: 3 };
@@ -120,7 +130,12 @@ async function examples(change: VersionChange, source: RecordSource, config: Con
   if (change.headers) {
     const v1Headers = new Headers();
     change.headers(v1Headers);
-    out.push({ caption: 'Headers added to every response (success, error, 304, HEAD)', lang: 'http', v1: httpResponse('200 OK', v1Headers), v2: httpResponse('200 OK', new Headers()) });
+    out.push({
+      caption: 'Headers added to every response (success, error, 304, HEAD)',
+      lang: 'http',
+      v1: httpResponse('200 OK', v1Headers),
+      v2: httpResponse('200 OK', new Headers()),
+    });
   }
   if (change.retiredAt !== undefined) {
     const gone = new ApiError('svc/gone');

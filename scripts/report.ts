@@ -30,7 +30,10 @@ async function main(args: string[]): Promise<void> {
     console.error('usage: npm run report -- [--json] [FILE...]   (no FILE, or -, reads standard input)');
     process.exit(unknown && unknown !== '--help' ? 2 : 0);
   }
-  const report = await buildReport(args.filter((a) => a !== '--json'), process.stdin);
+  const report = await buildReport(
+    args.filter((a) => a !== '--json'),
+    process.stdin,
+  );
   process.stdout.write(asJson ? `${JSON.stringify(report, null, 2)}\n` : markdown(report));
 }
 

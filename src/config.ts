@@ -140,10 +140,15 @@ export function parseConfig(vars: ConfigVars): Config {
     }
     const comparePercent = Number(rawPercent);
     if (!legacyUrl && (answer === 'legacy' || comparePercent > 0)) {
-      const asking = [answer === 'legacy' ? 'V1_ANSWER=legacy' : '', comparePercent > 0 ? `V1_COMPARE_PERCENT=${rawPercent}` : ''].filter(Boolean).join(' and ');
+      const asking = [answer === 'legacy' ? 'V1_ANSWER=legacy' : '', comparePercent > 0 ? `V1_COMPARE_PERCENT=${rawPercent}` : '']
+        .filter(Boolean)
+        .join(' and ');
       throw new ConfigError('LEGACY_V1_URL', `must be set: ${asking} need${asking.includes(' and ') ? '' : 's'} the legacy v1 backend`);
     }
-    const compareIgnore = (text('V1_COMPARE_IGNORE') ?? '').split(',').map((p) => p.trim()).filter((p) => p.length > 0);
+    const compareIgnore = (text('V1_COMPARE_IGNORE') ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p.length > 0);
     const badPath = compareIgnore.find((p) => !/^[^\s.[\]]+(\[\]|\.[^\s.[\]]+)*$/.test(p));
     if (badPath !== undefined) throw new ConfigError('V1_COMPARE_IGNORE', `holds a JSON path that is not of the form a.b[].c (got ${JSON.stringify(badPath)})`);
     let brownouts: Interval[];
@@ -158,7 +163,10 @@ export function parseConfig(vars: ConfigVars): Config {
   const v1DeprecatedAt = instant('V1_DEPRECATED_AT', '2026-01-01T00:00:00Z');
   const v1Sunset = instant('V1_SUNSET', '2027-07-31T00:00:00Z');
   if (v1Sunset < v1DeprecatedAt) {
-    throw new ConfigError('V1_SUNSET', `is before V1_DEPRECATED_AT (${new Date(v1Sunset).toISOString()} < ${new Date(v1DeprecatedAt).toISOString()}): v1 is deprecated first, then retired; set V1_SUNSET later or V1_DEPRECATED_AT earlier`);
+    throw new ConfigError(
+      'V1_SUNSET',
+      `is before V1_DEPRECATED_AT (${new Date(v1Sunset).toISOString()} < ${new Date(v1DeprecatedAt).toISOString()}): v1 is deprecated first, then retired; set V1_SUNSET later or V1_DEPRECATED_AT earlier`,
+    );
   }
 
   return {
@@ -191,7 +199,10 @@ export function parseConfig(vars: ConfigVars): Config {
     host: text('HOST') ?? '0.0.0.0',
     redisUrl: text('REDIS_URL'),
     hostile: {
-      publicHosts: (text('PUBLIC_HOSTS') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h.length > 0),
+      publicHosts: (text('PUBLIC_HOSTS') ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h.length > 0),
       authFailuresPerMinute: int('AUTH_FAILURES_PER_MINUTE', 20, 1),
       headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 10_000, 1),
       requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, 1),
@@ -211,7 +222,7 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|
 export function parseInstant(raw: string): number {
   const m = RFC3339.exec(raw);
   if (!m) {
-    const hint = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(raw) ? ' (this one has no offset, so it would depend on the server\'s time zone)' : '';
+    const hint = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(raw) ? " (this one has no offset, so it would depend on the server's time zone)" : '';
     throw new Error(`must be an RFC 3339 date-time with an offset, Z or +hh:mm, such as 2027-07-31T00:00:00Z${hint}`);
   }
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
@@ -219,7 +230,13 @@ export function parseInstant(raw: string): number {
   const offsetMinutes = m[10] === undefined ? 0 : Number(m[10]);
   const utc = Date.UTC(year, month - 1, day, hour, minute, second);
   const back = new Date(utc);
-  const real = back.getUTCFullYear() === year && back.getUTCMonth() === month - 1 && back.getUTCDate() === day && back.getUTCHours() === hour && back.getUTCMinutes() === minute && back.getUTCSeconds() === second;
+  const real =
+    back.getUTCFullYear() === year &&
+    back.getUTCMonth() === month - 1 &&
+    back.getUTCDate() === day &&
+    back.getUTCHours() === hour &&
+    back.getUTCMinutes() === minute &&
+    back.getUTCSeconds() === second;
   if (!real || offsetHours > 23 || offsetMinutes > 59) throw new Error('is not a real date and time: check the day of the month, the hour and the offset');
   const fraction = m[7] === undefined ? 0 : Math.floor(Number(`0${m[7]}`) * 1000);
   const sign = m[8]!.startsWith('-') ? -1 : 1;
@@ -236,7 +253,10 @@ function upstreamBase(base: string | undefined): string | undefined {
   const corrected = new URL(base);
   corrected.pathname = versioned[1] || '/';
   if (corrected.password) corrected.password = 'PASSWORD';
-  throw new ConfigError('UPSTREAM_URL', `must be the backend's base URL without a version segment (the gateway adds /v2): set UPSTREAM_URL=${corrected.href.replace(/\/+$/, '')}`);
+  throw new ConfigError(
+    'UPSTREAM_URL',
+    `must be the backend's base URL without a version segment (the gateway adds /v2): set UPSTREAM_URL=${corrected.href.replace(/\/+$/, '')}`,
+  );
 }
 
 /** Settings that are valid but deserve a line at start-up (an entry logs them as warnings). */

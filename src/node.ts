@@ -124,10 +124,14 @@ function credentialStore(config: Config) {
 /** A listen failure as one line naming the setting to change (CONTRACT section 17), never a stack. */
 function listenError(err: NodeJS.ErrnoException, config: Config): ConfigError | undefined {
   const where = `${config.host}:${config.port}`;
-  if (err.code === 'EADDRINUSE') return new ConfigError('PORT', `${config.port} is already in use on ${config.host}: stop the other process or choose another PORT`);
+  if (err.code === 'EADDRINUSE')
+    return new ConfigError('PORT', `${config.port} is already in use on ${config.host}: stop the other process or choose another PORT`);
   if (err.code === 'EACCES') return new ConfigError('PORT', `${config.port} may not be opened by this user on ${config.host}: choose a PORT above 1023`);
   if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') {
-    return new ConfigError('HOST', `${JSON.stringify(config.host)} is not an address of this machine (listening on ${where} failed): use 0.0.0.0, 127.0.0.1 or one of its addresses`);
+    return new ConfigError(
+      'HOST',
+      `${JSON.stringify(config.host)} is not an address of this machine (listening on ${where} failed): use 0.0.0.0, 127.0.0.1 or one of its addresses`,
+    );
   }
   return undefined;
 }
@@ -150,24 +154,37 @@ export function main(): void {
   // REDIS_URL shares rate limits and failure throttles between instances; unset, they are per process.
   const rateLimiter = config.redisUrl ? redisRateLimiter(config.redisUrl, systemClock, log) : undefined;
   const credentials = credentialStore(config);
-  const services = assembleServices(config, { source, credentials, fallbackSigningSecret: randomSecret(), connection: nodeConnection, clientGone: nodeClientGone, log, digest: nodeDigest, afterResponse: afterNodeResponse, docsAssets: nodeDocsAssets(), rateLimiter });
+  const services = assembleServices(config, {
+    source,
+    credentials,
+    fallbackSigningSecret: randomSecret(),
+    connection: nodeConnection,
+    clientGone: nodeClientGone,
+    log,
+    digest: nodeDigest,
+    afterResponse: afterNodeResponse,
+    docsAssets: nodeDocsAssets(),
+    rateLimiter,
+  });
   const app = createApp(config, services);
 
   // Node's limits and the answers to what its HTTP layer refuses: src/node/http-server.ts.
   const server = createGatewayServer(app.fetch, config, { log, clock: systemClock });
   server.listen(config.port, config.host, () => {
     const info = server.address() as AddressInfo;
-    console.log(JSON.stringify({
-      level: 'info',
-      message: 'gateway listening',
-      host: info.address,
-      port: info.port,
-      mode: bundled ? 'bundled' : 'upstream',
-      records: bundled?.counts(),
-      credentials: { source: config.credentialsFile ? 'CREDENTIALS_FILE' : 'demo', ...credentials.counts() },
-      startup_ms: Math.round(performance.now() - started),
-      config: describeConfig(config),
-    }));
+    console.log(
+      JSON.stringify({
+        level: 'info',
+        message: 'gateway listening',
+        host: info.address,
+        port: info.port,
+        mode: bundled ? 'bundled' : 'upstream',
+        records: bundled?.counts(),
+        credentials: { source: config.credentialsFile ? 'CREDENTIALS_FILE' : 'demo', ...credentials.counts() },
+        startup_ms: Math.round(performance.now() - started),
+        config: describeConfig(config),
+      }),
+    );
   });
 
   server.once('error', (err: NodeJS.ErrnoException) => {

@@ -29,7 +29,25 @@ const RUNNABLE_SCRIPTS = new Set(['credentials', 'kv:credentials', 'report']);
 /** Tools run through npx that the checker runs (against its own gateway). */
 const RUNNABLE_TOOLS = new Set(['openapi-typescript']);
 /** Programs that only read, print or transform text. */
-const NEUTRAL = new Set(['jq', 'head', 'tail', 'grep', 'printf', 'echo', 'cat', 'zcat', 'gzip', 'sha256sum', 'wc', 'sort', 'cut', 'base64', 'export', 'test', '[']);
+const NEUTRAL = new Set([
+  'jq',
+  'head',
+  'tail',
+  'grep',
+  'printf',
+  'echo',
+  'cat',
+  'zcat',
+  'gzip',
+  'sha256sum',
+  'wc',
+  'sort',
+  'cut',
+  'base64',
+  'export',
+  'test',
+  '[',
+]);
 /** Folders of the repository: a word starting with one of them is a path that must exist. */
 export const SOURCE_FOLDERS = ['src', 'scripts', 'docs', 'test', 'bench', 'fixtures', '.ci'];
 const LOCAL_URL = /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?(\/|$)/;

@@ -63,7 +63,11 @@ export class DocsGateways {
 
   private spawn(settings: Record<string, string>): Promise<Gateway> {
     const lines: string[] = [];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], { cwd: this.root, env: cleanEnv({ ...settings, PORT: '0', HOST: '127.0.0.1' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
+      cwd: this.root,
+      env: cleanEnv({ ...settings, PORT: '0', HOST: '127.0.0.1' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.children.push(child);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`did not start: ${lines.at(-1) ?? ''}`)), 30_000);
@@ -153,11 +157,14 @@ export async function runCommands(root: string, commands: RunnableCommand[], gat
       const rest = wired.slice(from);
       const script = [
         'set -u',
-        "__mark() { printf '\\n__CHECK_DOCS__ %s\\n' \"$*\" >&2; }",
+        '__mark() { printf \'\\n__CHECK_DOCS__ %s\\n\' "$*" >&2; }',
         ...rest.flatMap((c, i) => [`__mark begin ${i}`, c.text, `__mark end ${i} "\${PIPESTATUS[*]}"`]),
       ].join('\n');
       writeFileSync(join(scratch, '.check-docs.sh'), script);
-      const batch = outcomes(commands.slice(from).map((c) => c.command.expect), await runBash(scratch, join(scratch, '.check-docs.sh')));
+      const batch = outcomes(
+        commands.slice(from).map((c) => c.command.expect),
+        await runBash(scratch, join(scratch, '.check-docs.sh')),
+      );
       const stopped = batch.findIndex((o) => o.stopped);
       results.push(...(stopped === -1 ? batch : batch.slice(0, stopped + 1)));
     }
@@ -169,7 +176,12 @@ export async function runCommands(root: string, commands: RunnableCommand[], gat
 
 function runBash(cwd: string, file: string): Promise<string[]> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['--noprofile', '--norc', file], { cwd, env: cleanEnv({ CURL_HOME: join(cwd, '.curl') }), stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const child = spawn('bash', ['--noprofile', '--norc', file], {
+      cwd,
+      env: cleanEnv({ CURL_HOME: join(cwd, '.curl') }),
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     const lines: string[] = [];
     createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
     const timer = setTimeout(() => {

@@ -65,7 +65,10 @@ const LISTS = ['projects', 'clients', 'personal_tokens'] as const;
  * the gateway refuses to start on it.
  */
 export function normalise(json: unknown): Required<CredentialDocument> {
-  const empty = typeof json === 'object' && json !== null && !Array.isArray(json) &&
+  const empty =
+    typeof json === 'object' &&
+    json !== null &&
+    !Array.isArray(json) &&
     Object.entries(json).every(([key, value]) => (LISTS as readonly string[]).includes(key) && Array.isArray(value) && value.length === 0);
   const doc = empty ? {} : parseCredentialDocument(json);
   return { projects: doc.projects ?? [], clients: doc.clients ?? [], personal_tokens: doc.personal_tokens ?? [] };

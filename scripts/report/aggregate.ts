@@ -79,8 +79,14 @@ export class ReportBuilder {
 
   add(line: Line): void {
     const message = str(line.message);
-    if (message === 'v1 comparison' || message === 'v1 parity' || message === 'v1 comparison not made') return this.comparison(message, line);
-    if (typeof line.status === 'number' && 'version' in line && typeof line.method === 'string') return this.access(line);
+    if (message === 'v1 comparison' || message === 'v1 parity' || message === 'v1 comparison not made') {
+      this.comparison(message, line);
+      return;
+    }
+    if (typeof line.status === 'number' && 'version' in line && typeof line.method === 'string') {
+      this.access(line);
+      return;
+    }
     this.lines.other++;
   }
 
@@ -99,7 +105,18 @@ export class ReportBuilder {
     }
     let usage = this.subjects.get(subject);
     if (!usage) {
-      usage = { subject, v1_calls: 0, v2_calls: 0, v3_calls: 0, first_v1_call: null, last_v1_call: null, v1_credentials: {}, v1_routes: {}, v1_brownout_hits: 0, calls_v2: false };
+      usage = {
+        subject,
+        v1_calls: 0,
+        v2_calls: 0,
+        v3_calls: 0,
+        first_v1_call: null,
+        last_v1_call: null,
+        v1_credentials: {},
+        v1_routes: {},
+        v1_brownout_hits: 0,
+        calls_v2: false,
+      };
       this.subjects.set(subject, usage);
     }
     if (version === 'v2') usage.v2_calls++;
@@ -144,9 +161,21 @@ export class ReportBuilder {
     const paths = [...this.paths.values()]
       .map((p) => {
         const compared = this.routes.get(p.route)?.compared ?? 0;
-        return { route: p.route, json_path: p.json_path, differences: p.differences, share: compared > 0 ? p.differences / compared : null, example_request_id: p.example };
+        return {
+          route: p.route,
+          json_path: p.json_path,
+          differences: p.differences,
+          share: compared > 0 ? p.differences / compared : null,
+          example_request_id: p.example,
+        };
       })
       .sort((a, b) => a.route.localeCompare(b.route) || b.differences - a.differences || a.json_path.localeCompare(b.json_path));
-    return { lines: { ...this.lines }, period: { from: this.from, to: this.to }, unauthenticated_v1_calls: this.unauthenticated, subjects, parity: { routes, paths } };
+    return {
+      lines: { ...this.lines },
+      period: { from: this.from, to: this.to },
+      unauthenticated_v1_calls: this.unauthenticated,
+      subjects,
+      parity: { routes, paths },
+    };
   }
 }

@@ -18,12 +18,17 @@ export function markdown(report: Report): string {
 
   const stillV1 = report.subjects.filter((s) => s.v1_calls > 0);
   out.push('## Who calls v1', '');
-  out.push(`${stillV1.length} of ${report.subjects.length} callers still call v1; ${stillV1.filter((s) => !s.calls_v2).length} of them never call v2. ${report.unauthenticated_v1_calls} v1 requests carried no valid credential.`, '');
+  out.push(
+    `${stillV1.length} of ${report.subjects.length} callers still call v1; ${stillV1.filter((s) => !s.calls_v2).length} of them never call v2. ${report.unauthenticated_v1_calls} v1 requests carried no valid credential.`,
+    '',
+  );
   if (report.subjects.length > 0) {
     out.push('| Caller | v1 calls | v2 calls | First v1 call | Last v1 call | v1 credential places | v1 routes | Brownout 410s | Calls v2 |');
     out.push('|---|---:|---:|---|---|---|---|---:|---|');
     for (const s of report.subjects) {
-      out.push(`| ${cell(s.subject)} | ${s.v1_calls} | ${s.v2_calls} | ${s.first_v1_call ?? '–'} | ${s.last_v1_call ?? '–'} | ${counts(s.v1_credentials) || '–'} | ${counts(s.v1_routes) || '–'} | ${s.v1_brownout_hits} | ${s.calls_v2 ? 'yes' : 'no'} |`);
+      out.push(
+        `| ${cell(s.subject)} | ${s.v1_calls} | ${s.v2_calls} | ${s.first_v1_call ?? '–'} | ${s.last_v1_call ?? '–'} | ${counts(s.v1_credentials) || '–'} | ${counts(s.v1_routes) || '–'} | ${s.v1_brownout_hits} | ${s.calls_v2 ? 'yes' : 'no'} |`,
+      );
     }
     out.push('');
   }
@@ -40,7 +45,8 @@ export function markdown(report: Report): string {
     out.push('No differences.', '');
   } else {
     out.push('| Route | JSON path | Requests differing | Share of compared | Example request id |', '|---|---|---:|---:|---|');
-    for (const p of report.parity.paths) out.push(`| \`${p.route}\` | \`${cell(p.json_path)}\` | ${p.differences} | ${percent(p.share)} | ${p.example_request_id ?? '–'} |`);
+    for (const p of report.parity.paths)
+      out.push(`| \`${p.route}\` | \`${cell(p.json_path)}\` | ${p.differences} | ${percent(p.share)} | ${p.example_request_id ?? '–'} |`);
     out.push('');
   }
   return out.join('\n');

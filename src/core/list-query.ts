@@ -7,6 +7,7 @@ import { fold } from './text';
 export const MAX_QUERY_LENGTH = 200;
 const ORDER_PARAM = /^order\[(.*)\]$/;
 /** C0, DEL and C1: no record holds one, and a search text must never be able to reach past a field. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point of this rule.
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** `page`, `q` and `order[...]` of a collection request, validated (CONTRACT section 4). */

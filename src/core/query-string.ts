@@ -9,7 +9,16 @@ export const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set(['key', 'token']);
  * forwarded requests drop them all, in any letter case.
  */
 export const CREDENTIAL_NAMES: ReadonlySet<string> = new Set([
-  'key', 'token', 'api_key', 'apikey', 'access_token', 'client_secret', 'password', 'authorization', 'x-api-key', 'x-key',
+  'key',
+  'token',
+  'api_key',
+  'apikey',
+  'access_token',
+  'client_secret',
+  'password',
+  'authorization',
+  'x-api-key',
+  'x-key',
 ]);
 
 /** Whether a (decoded) parameter or header name is a credential name, in any letter case. */

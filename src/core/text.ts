@@ -1,6 +1,9 @@
 /** Case- and accent-folded text, for search: `Épinette` -> `epinette`. */
 export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** Text order of `order[...]`: case- and accent-insensitive (CONTRACT section 4). */

@@ -35,7 +35,12 @@ export function renderError(
   const error = toApiError(err);
   // A body that could not be read because its sender left is not a failure of the gateway.
   if (error.code === 'svc/internalError' && err !== error && !(err instanceof ClientGone) && !services.clientGone?.(c)) {
-    services.log({ level: 'error', request_id: c.get('requestId'), error: err instanceof Error ? err.name : typeof err, message: err instanceof Error ? err.message : undefined });
+    services.log({
+      level: 'error',
+      request_id: c.get('requestId'),
+      error: err instanceof Error ? err.name : typeof err,
+      message: err instanceof Error ? err.message : undefined,
+    });
   }
   const rendered = walk.error(c.get('version'), error) ?? (isOAuthCode(error.code) ? oauthError(error) : problemJson(error, config, c.get('requestId')));
   // For HEAD too: Hono drops the body after the length of GET's has been measured (policies/head.ts).

@@ -24,8 +24,23 @@ function shown(value: unknown): unknown {
 }
 
 /** The line of a comparison that could not be made, counted apart from differences. */
-export function notMade(c: Pick<Comparison, 'requestId' | 'route' | 'path'>, answeredBy: Comparison['answeredBy'], reason: string, log: (line: LogLine) => void, code?: string): void {
-  log({ level: 'warn', message: 'v1 comparison not made', request_id: c.requestId, route: c.route, path: c.path, answered_by: answeredBy, reason, code: code ?? null });
+export function notMade(
+  c: Pick<Comparison, 'requestId' | 'route' | 'path'>,
+  answeredBy: Comparison['answeredBy'],
+  reason: string,
+  log: (line: LogLine) => void,
+  code?: string,
+): void {
+  log({
+    level: 'warn',
+    message: 'v1 comparison not made',
+    request_id: c.requestId,
+    route: c.route,
+    path: c.path,
+    answered_by: answeredBy,
+    reason,
+    code: code ?? null,
+  });
 }
 
 /**
@@ -49,7 +64,17 @@ export async function compareInBackground(c: Comparison, ignore: readonly string
     for (const d of differences(facade, legacy, ignore)) byPath.set(d.path, [...(byPath.get(d.path) ?? []), d]);
     for (const [jsonPath, found] of byPath) {
       const first = found[0]!;
-      log({ level: 'warn', message: 'v1 parity', ...about, json_path: jsonPath, at: first.at, kind: first.kind, occurrences: found.length, facade: shown(first.facade), legacy: shown(first.legacy) });
+      log({
+        level: 'warn',
+        message: 'v1 parity',
+        ...about,
+        json_path: jsonPath,
+        at: first.at,
+        kind: first.kind,
+        occurrences: found.length,
+        facade: shown(first.facade),
+        legacy: shown(first.legacy),
+      });
     }
     log({ level: 'info', message: 'v1 comparison', ...about, matched: byPath.size === 0, differences: byPath.size });
   } catch (err) {

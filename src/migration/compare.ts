@@ -38,7 +38,10 @@ export function differences(facade: Side, legacy: Side, ignore: readonly string[
 
   const walk = (a: Json, b: Json, path: string, at: string): void => {
     if (ignored(path)) return;
-    if (Array.isArray(a) && Array.isArray(b)) return walkArrays(a, b, path, at);
+    if (Array.isArray(a) && Array.isArray(b)) {
+      walkArrays(a, b, path, at);
+      return;
+    }
     if (isObject(a) && isObject(b)) {
       for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) walk(a[key], b[key], join(path, key), join(at, key));
       return;

@@ -25,7 +25,14 @@ export function facadeShadow(core: Hono<AppEnv>, version: Version, config: Confi
   app.onError((err, c) => renderError(err, c, { config, services }));
 
   return async (c) => {
-    const vars: Vars = { requestId: c.get('requestId'), version: c.get('version'), base: c.get('base'), host: c.get('host'), caller: c.get('caller'), logFlags: [] };
+    const vars: Vars = {
+      requestId: c.get('requestId'),
+      version: c.get('version'),
+      base: c.get('base'),
+      host: c.get('host'),
+      caller: c.get('caller'),
+      logFlags: [],
+    };
     const res = await app.fetch(new Request(c.req.url), vars);
     return { status: res.status, body: JSON.parse(await res.text()) };
   };

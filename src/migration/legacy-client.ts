@@ -30,7 +30,16 @@ const ANSWERS: ReadonlySet<number> = new Set([200, 400, 404, 405, 410, 422]);
 export class LegacyClient implements LegacyBackend {
   private readonly resilience: Resilience;
 
-  constructor(private readonly options: { baseUrl: string; authorization: string | undefined; tuning: Config['upstream']; clock: Clock; log(line: LogLine): void; fetch?: typeof fetch }) {
+  constructor(
+    private readonly options: {
+      baseUrl: string;
+      authorization: string | undefined;
+      tuning: Config['upstream'];
+      clock: Clock;
+      log(line: LogLine): void;
+      fetch?: typeof fetch;
+    },
+  ) {
     this.resilience = new Resilience({ name: 'legacy v1 backend', credentialVariable: 'LEGACY_V1_AUTHORIZATION', ...options });
   }
 

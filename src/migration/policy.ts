@@ -55,14 +55,24 @@ export function v1Migration(settings: MigrationConfig, services: Services, facad
       await next();
       // The facade's side is computed again after the response (a pure function of the request and
       // the data) rather than copied from it: the caller's response object is never touched.
-      if (compare) inBackground('facade', () => facade(c), () => askLegacy(c, legacy, legacyUrl));
+      if (compare)
+        inBackground(
+          'facade',
+          () => facade(c),
+          () => askLegacy(c, legacy, legacyUrl),
+        );
       return;
     }
 
     c.get('logFlags').push('answeredByLegacy');
     const answer = askLegacy(c, legacy, legacyUrl);
     // A failed legacy answer is the caller's 502/504, and a comparison that could not be made.
-    if (compare) inBackground('legacy', () => answer, () => facade(c));
+    if (compare)
+      inBackground(
+        'legacy',
+        () => answer,
+        () => facade(c),
+      );
     return legacyResponse(c, await answer, route);
   });
 }

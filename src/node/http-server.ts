@@ -55,7 +55,11 @@ function adapterRefusal(message: string, target: string): [ErrorCode, string] {
 /** The peer closed or reset the connection mid-request: nobody is left to answer. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
 
-export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, 'hostile' | 'docsUrl' | 'serviceName'>, deps: Omit<RejectionDeps, 'config'>): Server {
+export function createGatewayServer(
+  fetch: FetchCallback,
+  config: Pick<Config, 'hostile' | 'docsUrl' | 'serviceName'>,
+  deps: Omit<RejectionDeps, 'config'>,
+): Server {
   const rejections: RejectionDeps = { ...deps, config };
   const { hostile } = config;
   // The request the adapter is building: it refuses a bad target synchronously, while this is set.
@@ -92,7 +96,11 @@ export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, '
       lastRequest.set(incoming.socket, incoming);
       // RFC 9112 3.2: more than one Host is refused; Node keeps only the first, so only here can it be seen.
       if (hostCount(incoming.rawHeaders) > 1) {
-        const r = rejection(rejections, 'svc/invalidParameter', 'The request carries more than one Host header.', { reason: 'DUPLICATE_HOST', method: incoming.method, target: incoming.url });
+        const r = rejection(rejections, 'svc/invalidParameter', 'The request carries more than one Host header.', {
+          reason: 'DUPLICATE_HOST',
+          method: incoming.method,
+          target: incoming.url,
+        });
         outgoing.writeHead(r.status, r.headers).end(r.body);
         return;
       }
@@ -118,7 +126,8 @@ export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, '
     if (CLIENT_GONE.has(err.code ?? '') || !socket.writable) {
       // Left mid-body: the app has logged that request (answered, or aborted). Left mid-head: nobody has.
       const last = lastRequest.get(socket);
-      if (!inFlight && (!last || last.complete) && (socket as Duplex & { bytesRead?: number }).bytesRead) logAborted(rejections, { reason: err.code ?? 'unknown' });
+      if (!inFlight && (!last || last.complete) && (socket as Duplex & { bytesRead?: number }).bytesRead)
+        logAborted(rejections, { reason: err.code ?? 'unknown' });
       socket.destroy();
       return;
     }
@@ -131,7 +140,11 @@ export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, '
   });
 
   server.on('checkExpectation', (req, res) => {
-    const r = rejection(rejections, 'svc/expectationFailed', 'Only Expect: 100-continue is supported.', { reason: 'EXPECTATION', method: req.method, target: req.url });
+    const r = rejection(rejections, 'svc/expectationFailed', 'Only Expect: 100-continue is supported.', {
+      reason: 'EXPECTATION',
+      method: req.method,
+      target: req.url,
+    });
     res.writeHead(r.status, r.headers).end(r.body);
   });
 
@@ -139,7 +152,12 @@ export function createGatewayServer(fetch: FetchCallback, config: Pick<Config, '
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     const target = req.url ?? '';
     const allow = allowedMethods(target.startsWith('/') ? target.split('?')[0]! : '/');
-    answerSocket(socket, 'svc/methodNotAllowed', `CONNECT is not allowed here; use ${allow.replace(', ', ' or ')}.`, { reason: 'CONNECT', method: 'CONNECT', target, headers: { Allow: allow } });
+    answerSocket(socket, 'svc/methodNotAllowed', `CONNECT is not allowed here; use ${allow.replace(', ', ' or ')}.`, {
+      reason: 'CONNECT',
+      method: 'CONNECT',
+      target,
+      headers: { Allow: allow },
+    });
   });
   return server;
 }

@@ -31,7 +31,7 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const escape = (text: string) => text.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The switcher's label of a version: current, deprecated with its sunset, or preview. */
@@ -46,7 +46,9 @@ function page(versions: readonly Version[]): string {
   // The canonical version first, then the others in the order the gateway serves them.
   const ordered = [...versions].sort((a, b) => Number(a.changes.length > 0) - Number(b.changes.length > 0));
   const options = ordered
-    .map((v) => `<option value="${escape(`${v.bases[0]}${DESCRIPTION_PATH}`)}" data-version="${escape(v.name)}">${escape(versionLabel(v))}</option>`)
+    .map(
+      (v) => `<option value="${escapeHtml(`${v.bases[0]}${DESCRIPTION_PATH}`)}" data-version="${escapeHtml(v.name)}">${escapeHtml(versionLabel(v))}</option>`,
+    )
     .join('');
   return `<!doctype html>
 <html lang="en">
@@ -101,7 +103,13 @@ export function docsRoutes(versions: readonly Version[], assets: DocsAssets | un
   for (const [name, { type, cache, entity }] of Object.entries(files)) {
     router.get(`${DOCS_PATH}${name}`, etag(), async (c) => {
       const { body, etag: tag } = await entity();
-      return c.body(body, 200, { 'Content-Type': type, 'Cache-Control': cache, ETag: tag, 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' });
+      return c.body(body, 200, {
+        'Content-Type': type,
+        'Cache-Control': cache,
+        ETag: tag,
+        'Content-Security-Policy': CSP,
+        'X-Content-Type-Options': 'nosniff',
+      });
     });
   }
   return router;

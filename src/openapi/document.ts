@@ -13,11 +13,14 @@ import type { HeaderObject, OpenApiDocument } from './types';
 const header = (description: string, schema: HeaderObject['schema'], required = true): HeaderObject => ({ description, required, schema });
 
 function headers(): Record<string, HeaderObject> {
-  const rateLimit = header('Requests left in this window and seconds until it resets (IETF ratelimit-headers draft).', { type: 'string', pattern: '^"[a-z]+";r=\\d+;t=\\d+$' });
+  const rateLimit = header('Requests left in this window and seconds until it resets (IETF ratelimit-headers draft).', {
+    type: 'string',
+    pattern: '^"[a-z]+";r=\\d+;t=\\d+$',
+  });
   const rateLimitPolicy = header('The limit and its window in seconds.', { type: 'string', pattern: '^"[a-z]+";q=\\d+;w=\\d+$' });
   const challenge = header('The schemes accepted here (`ApiKey`, `Bearer`); `error="invalid_token"` for a bad or expired Bearer token.', { type: 'string' });
   return {
-    RequestId: header('A fresh id of this request; quote it to support. It is the last part of a problem\'s `instance`.', { type: 'string', format: 'uuid' }),
+    RequestId: header("A fresh id of this request; quote it to support. It is the last part of a problem's `instance`.", { type: 'string', format: 'uuid' }),
     StrictTransportSecurity: header('On https responses.', { type: 'string' }, false),
     RateLimit: rateLimit,
     RateLimitPolicy: rateLimitPolicy,
@@ -47,8 +50,10 @@ function headers(): Record<string, HeaderObject> {
  */
 export function coreDocument(config: Pick<Config, 'docsUrl'>): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
-  for (const resource of RESOURCE_NAMES) Object.assign(paths, resourcePaths(resource, recordSchema(resource), collectionSchema(resource), detailSchema(resource)));
-  for (const enumeration of ENUMERATIONS) paths[enumerationKey(enumeration)] = enumerationPath(enumeration, recordSchema(enumeration.parent), collectionSchema(enumeration.child));
+  for (const resource of RESOURCE_NAMES)
+    Object.assign(paths, resourcePaths(resource, recordSchema(resource), collectionSchema(resource), detailSchema(resource)));
+  for (const enumeration of ENUMERATIONS)
+    paths[enumerationKey(enumeration)] = enumerationPath(enumeration, recordSchema(enumeration.parent), collectionSchema(enumeration.child));
   paths[DESCRIPTION_PATH] = descriptionPath(DESCRIPTION_PATH);
   paths['/token'] = tokenPath();
   return {
@@ -67,7 +72,7 @@ export function coreDocument(config: Pick<Config, 'docsUrl'>): OpenApiDocument {
     tags: [
       ...RESOURCE_NAMES.map((name) => ({ name, description: `${name[0]!.toUpperCase()}${name.slice(1)} records.` })),
       { name: 'OAuth', description: 'Access tokens for the OAuth 2.0 client credentials grant.' },
-      { name: 'Descriptions', description: 'This API\'s own descriptions.' },
+      { name: 'Descriptions', description: "This API's own descriptions." },
       { name: OTHER_METHODS_TAG, description: 'Methods the paths answer only with an error, and CORS preflights.' },
     ],
     paths,
@@ -75,15 +80,34 @@ export function coreDocument(config: Pick<Config, 'docsUrl'>): OpenApiDocument {
       schemas: coreSchemas(),
       responses: { ...errorComponents(), Redirect301: redirect(301), Redirect308: redirect(308) },
       parameters: {
-        page: { name: 'page', in: 'query', description: '1-based page number; absent means 1. Pages hold 20 records.', schema: { type: 'integer', minimum: 1 } },
-        q: { name: 'q', in: 'query', description: 'Search text: a case- and accent-insensitive substring of the scientific name, common name, common names or synonyms.', schema: { type: 'string', maxLength: MAX_QUERY_LENGTH } },
+        page: {
+          name: 'page',
+          in: 'query',
+          description: '1-based page number; absent means 1. Pages hold 20 records.',
+          schema: { type: 'integer', minimum: 1 },
+        },
+        q: {
+          name: 'q',
+          in: 'query',
+          description: 'Search text: a case- and accent-insensitive substring of the scientific name, common name, common names or synonyms.',
+          schema: { type: 'string', maxLength: MAX_QUERY_LENGTH },
+        },
         id: { name: 'id', in: 'path', required: true, description: 'The record identifier.', schema: { type: 'string' } },
       },
       headers: headers(),
       securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'A project API key, sent as `Authorization: ApiKey <key>`. Keep it server-side.' },
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'A project API key, sent as `Authorization: ApiKey <key>`. Keep it server-side.',
+        },
         Bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token or an OAuth access token: `Authorization: Bearer <token>`.' },
-        OAuth2: { type: 'oauth2', description: 'OAuth 2.0 client credentials; the token is then sent as `Authorization: Bearer <token>`.', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } },
+        OAuth2: {
+          type: 'oauth2',
+          description: 'OAuth 2.0 client credentials; the token is then sent as `Authorization: Bearer <token>`.',
+          flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } },
+        },
         ClientBasic: { type: 'http', scheme: 'basic', description: 'The OAuth client id and secret (RFC 6749 2.3.1).' },
       },
     },

@@ -30,9 +30,7 @@ export function securedOperations(doc: OpenApiDocument): Located[] {
 
 /** Every response the version itself answers: the shared ones and those written in its operations. */
 export function versionResponses(doc: OpenApiDocument): ResponseObject[] {
-  const inline = versionOperations(doc).flatMap(({ operation }) =>
-    Object.values(operation.responses).filter((r): r is ResponseObject => !('$ref' in r)),
-  );
+  const inline = versionOperations(doc).flatMap(({ operation }) => Object.values(operation.responses).filter((r): r is ResponseObject => !('$ref' in r)));
   return [...Object.values(doc.components.responses), ...inline];
 }
 

@@ -17,10 +17,11 @@ export function redirect(status: 301 | 308): ResponseObject {
   };
 }
 
-const redirectRef = (method: Method) => ({ [method === 'get' || method === 'head' ? '301' : '308']: responseRef(method === 'get' || method === 'head' ? 'Redirect301' : 'Redirect308') });
+const redirectRef = (method: Method) => ({
+  [method === 'get' || method === 'head' ? '301' : '308']: responseRef(method === 'get' || method === 'head' ? 'Redirect301' : 'Redirect308'),
+});
 
-const sorted = (responses: Record<string, ResponseObject | Ref>) =>
-  Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+const sorted = (responses: Record<string, ResponseObject | Ref>) => Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 
 /** HEAD answers the headers GET would, without the body. */
 const withoutBody = ({ content: _, ...response }: ResponseObject): ResponseObject => response;
@@ -42,10 +43,23 @@ interface ReadSpec {
 function read(spec: ReadSpec): PathItem {
   const validators: Record<string, Ref> = spec.conditional ? { ETag: headerRef('ETag'), 'Last-Modified': headerRef('LastModified') } : {};
   const ok: ResponseObject = { description: 'OK', headers: { ...COMMON_HEADERS, ...RATE_LIMIT_HEADERS, ...validators }, content: json(spec.schema) };
-  const notModified: ResponseObject = { description: 'Not modified: `If-None-Match` matched the ETag', headers: { ...COMMON_HEADERS, ...RATE_LIMIT_HEADERS, ETag: headerRef('ETag') } };
+  const notModified: ResponseObject = {
+    description: 'Not modified: `If-None-Match` matched the ETag',
+    headers: { ...COMMON_HEADERS, ...RATE_LIMIT_HEADERS, ETag: headerRef('ETag') },
+  };
   const responses = (method: Method) =>
-    sorted({ 200: method === 'head' ? withoutBody(ok) : ok, ...(spec.conditional ? { 304: notModified } : {}), ...redirectRef(method), ...errorRefs(['every', 'secured', 'read']) });
-  const base = { summary: spec.summary, description: spec.description, tags: [spec.tag], ...(spec.parameters.length > 0 ? { parameters: spec.parameters } : {}) };
+    sorted({
+      200: method === 'head' ? withoutBody(ok) : ok,
+      ...(spec.conditional ? { 304: notModified } : {}),
+      ...redirectRef(method),
+      ...errorRefs(['every', 'secured', 'read']),
+    });
+  const base = {
+    summary: spec.summary,
+    description: spec.description,
+    tags: [spec.tag],
+    ...(spec.parameters.length > 0 ? { parameters: spec.parameters } : {}),
+  };
   return {
     get: { operationId: spec.operationId, ...base, responses: responses('get') },
     head: { operationId: `${spec.operationId}Head`, ...base, summary: `${spec.summary} (headers only)`, responses: responses('head') },
@@ -114,13 +128,29 @@ export function resourcePaths(resource: ResourceName, recordName: string, collec
   const getId = `get${recordName}`;
   return {
     [`/${resource}`]: {
-      ...read({ operationId: listId, summary: `List ${resource}`, description: `Pages of ${resource} records, searchable with \`q\` and sortable with \`order[...]\`. A page past the last is 404, except page 1 of nothing.`, tag: resource, parameters: listParameters(resource), schema: collection, conditional: false }),
+      ...read({
+        operationId: listId,
+        summary: `List ${resource}`,
+        description: `Pages of ${resource} records, searchable with \`q\` and sortable with \`order[...]\`. A page past the last is 404, except page 1 of nothing.`,
+        tag: resource,
+        parameters: listParameters(resource),
+        schema: collection,
+        conditional: false,
+      }),
       options: preflight(`/${resource}`, listId),
       ...notAllowed(`/${resource}`, listId, true),
     },
     [`/${resource}/{id}`]: {
       parameters: [parameterRef('id')],
-      ...read({ operationId: getId, summary: `Get one ${recordName.toLowerCase()} record`, description: 'One record with `meta.last_modified`, a strong `ETag` and `Last-Modified`; 304 when `If-None-Match` matches.', tag: resource, parameters: [], schema: detail, conditional: true }),
+      ...read({
+        operationId: getId,
+        summary: `Get one ${recordName.toLowerCase()} record`,
+        description: 'One record with `meta.last_modified`, a strong `ETag` and `Last-Modified`; 304 when `If-None-Match` matches.',
+        tag: resource,
+        parameters: [],
+        schema: detail,
+        conditional: true,
+      }),
       options: preflight(`/${resource}/{id}`, getId),
       ...notAllowed(`/${resource}/{id}`, getId, true),
     },
@@ -133,7 +163,15 @@ export function enumerationPath({ parent, child }: Enumeration, parentRecord: st
   const path = `/${parent}/{id}/${child}`;
   return {
     parameters: [parameterRef('id')],
-    ...read({ operationId: id, summary: `List the ${child} of one ${parentRecord.toLowerCase()} record`, description: `Pages of the ${child} records under a ${parentRecord.toLowerCase()} record; 404 when that record does not exist.`, tag: child, parameters: listParameters(child), schema: collection, conditional: false }),
+    ...read({
+      operationId: id,
+      summary: `List the ${child} of one ${parentRecord.toLowerCase()} record`,
+      description: `Pages of the ${child} records under a ${parentRecord.toLowerCase()} record; 404 when that record does not exist.`,
+      tag: child,
+      parameters: listParameters(child),
+      schema: collection,
+      conditional: false,
+    }),
     options: preflight(path, id),
     ...notAllowed(path, id, true),
   };
@@ -146,9 +184,13 @@ export function descriptionPath(path: string): PathItem {
     headers: { ...COMMON_HEADERS, ETag: headerRef('ETag'), 'Cache-Control': headerRef('PublicCacheControl') },
     content: json('Description'),
   };
-  const notModified: ResponseObject = { description: 'Not modified', headers: { ...COMMON_HEADERS, ETag: headerRef('ETag'), 'Cache-Control': headerRef('PublicCacheControl') } };
-  const responses = (method: Method) => sorted({ 200: method === 'head' ? withoutBody(ok) : ok, 304: notModified, ...redirectRef(method), ...errorRefs(['every']) });
-  const base = { summary: 'This version\'s OpenAPI description', tags: ['Descriptions'], security: [] };
+  const notModified: ResponseObject = {
+    description: 'Not modified',
+    headers: { ...COMMON_HEADERS, ETag: headerRef('ETag'), 'Cache-Control': headerRef('PublicCacheControl') },
+  };
+  const responses = (method: Method) =>
+    sorted({ 200: method === 'head' ? withoutBody(ok) : ok, 304: notModified, ...redirectRef(method), ...errorRefs(['every']) });
+  const base = { summary: "This version's OpenAPI description", tags: ['Descriptions'], security: [] };
   return {
     get: { operationId: 'getDescription', ...base, responses: responses('get') },
     head: { operationId: 'getDescriptionHead', ...base, responses: responses('head') },
@@ -170,7 +212,8 @@ export function tokenPath(): PathItem {
     post: {
       operationId: 'requestToken',
       summary: 'Exchange client credentials for an access token',
-      description: 'OAuth 2.0 client credentials grant (RFC 6749 4.4). The client authenticates with HTTP Basic or with `client_id` and `client_secret` in the form, never both. Tokens expire after 900 s; there is no refresh token.',
+      description:
+        'OAuth 2.0 client credentials grant (RFC 6749 4.4). The client authenticates with HTTP Basic or with `client_id` and `client_secret` in the form, never both. Tokens expire after 900 s; there is no refresh token.',
       tags: ['OAuth'],
       security: [{ ClientBasic: [] }, {}],
       requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: schemaRef('TokenRequest') } } },

@@ -24,7 +24,12 @@ export function prune(doc: OpenApiDocument): OpenApiDocument {
   for (const section of ['schemas', 'responses', 'parameters', 'headers'] as const) {
     for (const name of Object.keys(doc.components[section])) if (!used.has(`${section}/${name}`)) delete doc.components[section][name];
   }
-  const schemes = new Set([...doc.security, ...Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => (op && 'security' in op ? op.security ?? [] : [])))].flatMap((req) => Object.keys(req)));
+  const schemes = new Set(
+    [
+      ...doc.security,
+      ...Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => (op && 'security' in op ? (op.security ?? []) : []))),
+    ].flatMap((req) => Object.keys(req)),
+  );
   for (const name of Object.keys(doc.components.securitySchemes)) if (!schemes.has(name)) delete doc.components.securitySchemes[name];
   return doc;
 }

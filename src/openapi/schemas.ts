@@ -110,9 +110,16 @@ function envelopes(): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {
     Links: {
       type: 'object',
-      description: 'Relative links that keep every query parameter the caller sent, with only `page` changed. `first` and `last` are absent when nothing matches; `prev` on the first page and `next` on the last.',
+      description:
+        'Relative links that keep every query parameter the caller sent, with only `page` changed. `first` and `last` are absent when nothing matches; `prev` on the first page and `next` on the last.',
       required: ['self'],
-      properties: { self: link('This page.'), first: link('Page 1.'), prev: link('The page before.'), next: link('The page after; follow it until it is absent.'), last: link('The last page.') },
+      properties: {
+        self: link('This page.'),
+        first: link('Page 1.'),
+        prev: link('The page before.'),
+        next: link('The page after; follow it until it is absent.'),
+        last: link('The last page.'),
+      },
       additionalProperties: false,
     },
     CollectionMeta: {
@@ -134,7 +141,11 @@ function envelopes(): Record<string, JsonSchema> {
       type: 'object',
       description: `A page of ${resource} records.`,
       required: ['data', 'links', 'meta'],
-      properties: { data: { type: 'array', maxItems: PAGE_SIZE, items: schemaRef(recordSchema(resource)) }, links: schemaRef('Links'), meta: schemaRef('CollectionMeta') },
+      properties: {
+        data: { type: 'array', maxItems: PAGE_SIZE, items: schemaRef(recordSchema(resource)) },
+        links: schemaRef('Links'),
+        meta: schemaRef('CollectionMeta'),
+      },
       additionalProperties: false,
     };
     out[detailSchema(resource)] = {
@@ -201,7 +212,12 @@ const oauth: Record<string, JsonSchema> = {
 /** Every component schema of the core document. */
 export function coreSchemas(): Record<string, JsonSchema> {
   const records = Object.fromEntries(RESOURCE_NAMES.map((r) => [recordSchema(r), RECORDS[r]]));
-  const description: JsonSchema = { type: 'object', description: 'An OpenAPI 3.1 document.', required: ['openapi'], properties: { openapi: { type: 'string', pattern: '^3\\.1\\.' } } };
+  const description: JsonSchema = {
+    type: 'object',
+    description: 'An OpenAPI 3.1 document.',
+    required: ['openapi'],
+    properties: { openapi: { type: 'string', pattern: '^3\\.1\\.' } },
+  };
   return { ...records, ColorTrait: colorTrait, FoliageTrait: foliageTrait, ...envelopes(), Problem: problem, ...oauth, Description: description };
 }
 

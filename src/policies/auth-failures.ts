@@ -53,9 +53,13 @@ export class FailedAuthentications {
     if (full.length === 0) return;
     const retryAfter = Math.max(...decisions.filter((d) => !d.allowed).map((d) => d.resetSeconds));
     c.get('logFlags').push('authThrottled');
-    throw new ApiError(refusal, `More than ${this.limit} failed authentications this minute ${full.map((b) => b.who).join(' and ')}; retry in ${retryAfter} s.`, {
-      'Retry-After': String(retryAfter),
-    });
+    throw new ApiError(
+      refusal,
+      `More than ${this.limit} failed authentications this minute ${full.map((b) => b.who).join(' and ')}; retry in ${retryAfter} s.`,
+      {
+        'Retry-After': String(retryAfter),
+      },
+    );
   }
 
   /**

@@ -51,13 +51,19 @@ export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' |
     const chosen = rules.places.map((p) => found.find((f) => f.place === p)).find((f) => f !== undefined);
     const tried = refused ?? chosen;
     if (!tried) {
-      throw challenge('auth/missingCredential', `Send a credential in the ${rules.places.map((p) => (p === 'authorization' ? 'Authorization header' : describePlace(p))).join(', or the ')}.`);
+      throw challenge(
+        'auth/missingCredential',
+        `Send a credential in the ${rules.places.map((p) => (p === 'authorization' ? 'Authorization header' : describePlace(p))).join(', or the ')}.`,
+      );
     }
     await failures.guard(c, undefined, 'svc/tooManyRequests');
     let caller: Caller;
     try {
       if (refused) {
-        throw challenge('auth/credentialNotAccepted', `${version.name} accepts credentials only in the Authorization header; remove the ${describePlace(refused.place)}.`);
+        throw challenge(
+          'auth/credentialNotAccepted',
+          `${version.name} accepts credentials only in the Authorization header; remove the ${describePlace(refused.place)}.`,
+        );
       }
       caller = await verify(services, chosen!, rules, version.name, challenge);
     } catch (err) {
@@ -107,8 +113,16 @@ async function verify(
 }
 
 /** A secret that failed: logs a hint when the stored digest was made with a trailing newline. */
-async function explainFailure(services: Pick<Services, 'credentials' | 'digest' | 'log'>, secret: string, kinds: Array<'apiKey' | 'personalToken'>): Promise<void> {
-  const entry = await findNewlineDigestEntry(secret, services.digest, kinds.map((kind) => (digest: string) => services.credentials[kind](digest)));
+async function explainFailure(
+  services: Pick<Services, 'credentials' | 'digest' | 'log'>,
+  secret: string,
+  kinds: Array<'apiKey' | 'personalToken'>,
+): Promise<void> {
+  const entry = await findNewlineDigestEntry(
+    secret,
+    services.digest,
+    kinds.map((kind) => (digest: string) => services.credentials[kind](digest)),
+  );
   if (entry) services.log(newlineDigestWarning(entry));
 }
 

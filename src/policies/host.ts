@@ -10,7 +10,8 @@ import { HEALTH_PATHS } from './health-paths';
  * parser normalised it (lower case, punycode, default port dropped). The parser alone lets
  * through names no DNS holds (`a{b`, `a*b`), which must never reach a `Location`.
  */
-const VALID_HOST = /^(?:(?=[^:]{1,253}(?::|$))[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+const VALID_HOST =
+  /^(?:(?=[^:]{1,253}(?::|$))[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
 
 interface PublicHost {
   hostname: string;
@@ -31,7 +32,9 @@ function parseEntry(entry: string): PublicHost {
  */
 function isPublic(url: URL, hosts: readonly PublicHost[]): boolean {
   const hostname = url.hostname.replace(/\.$/, '');
-  return hosts.some((h) => h.hostname === hostname && (h.port === undefined || h.port === url.port || (url.port === '' && (h.port === '80' || h.port === '443'))));
+  return hosts.some(
+    (h) => h.hostname === hostname && (h.port === undefined || h.port === url.port || (url.port === '' && (h.port === '80' || h.port === '443'))),
+  );
 }
 
 /**

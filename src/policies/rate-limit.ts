@@ -38,7 +38,11 @@ export const rateLimit = (config: Pick<Config, 'rateLimitPerMinute'>, services: 
     const { kind, id } = caller.principal;
     const decision = await services.rateLimiter.hit(`${kind}:${id}`, config.rateLimitPerMinute, WINDOW_SECONDS);
     if (!decision.allowed) {
-      throw new ApiError('svc/rateLimited', `More than ${decision.limit} requests this minute for ${kind} ${id}; retry in ${decision.resetSeconds} s.`, refusedHeaders('default', decision));
+      throw new ApiError(
+        'svc/rateLimited',
+        `More than ${decision.limit} requests this minute for ${kind} ${id}; retry in ${decision.resetSeconds} s.`,
+        refusedHeaders('default', decision),
+      );
     }
     const policy = decision.limit === config.rateLimitPerMinute ? configured : policyValue('default', decision.limit);
     const counts = countsValue('default', decision);

@@ -20,6 +20,8 @@ export function redactedHeaders(headers: Headers | Record<string, string | strin
   const entries: Array<[string, string]> =
     headers instanceof Headers
       ? [...headers.entries()]
-      : Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value] as [string, string]]));
+      : Object.entries(headers).flatMap(([name, value]) =>
+          value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value] as [string, string]],
+        );
   return Object.fromEntries(entries.map(([name, value]) => [name.toLowerCase(), isCredentialName(name) ? REDACTED : value]));
 }

@@ -68,16 +68,20 @@ const HINT_INTERVAL_MS = 60_000;
  * redirected or refused; `X-Forwarded-Proto: https` on such a request is the sign, so the log says
  * which setting to change.
  */
-export function untrustedProxyHint(config: Pick<Config, 'trustProxy'>, services: Pick<Services, 'clock' | 'log'>): (forwardedProto: string | undefined) => void {
+export function untrustedProxyHint(
+  config: Pick<Config, 'trustProxy'>,
+  services: Pick<Services, 'clock' | 'log'>,
+): (forwardedProto: string | undefined) => void {
   let last = Number.NEGATIVE_INFINITY;
   return (forwardedProto) => {
-    if (config.trustProxy || forwardedProto?.split(',').pop()!.trim().toLowerCase() !== 'https') return;
+    if (config.trustProxy || (forwardedProto ?? '').split(',').pop()!.trim().toLowerCase() !== 'https') return;
     const now = services.clock.now();
     if (now - last < HINT_INTERVAL_MS) return;
     last = now;
     services.log({
       level: 'warn',
-      message: 'A request sent over https to a proxy reached the gateway as plain HTTP: behind a TLS-terminating proxy that sets X-Forwarded-Proto, set TRUST_PROXY=true (and listen only where the proxy can reach, e.g. HOST=127.0.0.1).',
+      message:
+        'A request sent over https to a proxy reached the gateway as plain HTTP: behind a TLS-terminating proxy that sets X-Forwarded-Proto, set TRUST_PROXY=true (and listen only where the proxy can reach, e.g. HOST=127.0.0.1).',
     });
   };
 }

@@ -36,7 +36,8 @@ export function oauthTokenRoute(
     const form = await readForm(c);
     const grantType = form.get('grant_type');
     if (!grantType) throw new ApiError('oauth/invalidRequest', 'grant_type is required.');
-    if (grantType !== 'client_credentials') throw new ApiError('oauth/unsupportedGrantType', `grant_type ${grantType.slice(0, 40)} is not supported; use client_credentials.`);
+    if (grantType !== 'client_credentials')
+      throw new ApiError('oauth/unsupportedGrantType', `grant_type ${grantType.slice(0, 40)} is not supported; use client_credentials.`);
     const { principal: client, method } = await authenticatedClient(c, form);
     c.set('caller', { principal: client, credential: method });
     if (form.get('scope')) throw new ApiError('oauth/invalidScope', 'This server defines no scopes; omit scope to get the full access of the client.');
@@ -44,14 +45,18 @@ export function oauthTokenRoute(
     // Counted per authenticated client only, so nobody can spend a client's budget by guessing.
     const decision = await services.rateLimiter.hit(`oauth-client:${client.id}`, config.tokenRateLimitPerMinute, WINDOW_SECONDS);
     if (!decision.allowed) {
-      throw new ApiError('oauth/slowDown', `More than ${decision.limit} token requests this minute; cache the token until it nears expiry.`, refusedHeaders('token', decision));
+      throw new ApiError(
+        'oauth/slowDown',
+        `More than ${decision.limit} token requests this minute; cache the token until it nears expiry.`,
+        refusedHeaders('token', decision),
+      );
     }
     const issued = await services.tokens.issue(client);
-    return c.json(
-      { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn },
-      200,
-      { 'Cache-Control': 'no-store', Pragma: 'no-cache', ...rateLimitHeaders('token', decision) },
-    );
+    return c.json({ access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn }, 200, {
+      'Cache-Control': 'no-store',
+      Pragma: 'no-cache',
+      ...rateLimitHeaders('token', decision),
+    });
   });
   /**
    * Client authentication, throttled per source address and per named client (CONTRACT section
@@ -59,13 +64,15 @@ export function oauthTokenRoute(
    */
   async function authenticatedClient(c: Context<AppEnv>, form: URLSearchParams): Promise<AuthenticatedClient> {
     const authorization = c.req.header('Authorization');
-    if (!presentsClientAuthentication(authorization, form)) return authenticateClient(authorization, form, services.credentials, config.serviceName, services.log);
+    if (!presentsClientAuthentication(authorization, form))
+      return authenticateClient(authorization, form, services.credentials, config.serviceName, services.log);
     const clientId = claimedClientId(authorization, form);
     await failures.guard(c, clientId, 'oauth/slowDown');
     try {
       return await authenticateClient(authorization, form, services.credentials, config.serviceName, services.log);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) await failures.record(c, { place: authorization === undefined ? 'oauth:body' : 'oauth:basic', code: err.code, ...(clientId ? { clientId } : {}) });
+      if (err instanceof ApiError && err.status === 401)
+        await failures.record(c, { place: authorization === undefined ? 'oauth:body' : 'oauth:basic', code: err.code, ...(clientId ? { clientId } : {}) });
       throw err;
     }
   }

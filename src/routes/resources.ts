@@ -110,7 +110,11 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
     if (notModified({ ifNoneMatch: c.req.header('If-None-Match'), ifModifiedSince: c.req.header('If-Modified-Since') }, tag, found.meta.last_modified)) {
       return respond(c, null, 304, { etag: tag, 'last-modified': lastModified });
     }
-    return respond(c, body ?? detailBody(rewritten, version, found, resource), 200, { 'content-type': 'application/json', etag: tag, 'last-modified': lastModified });
+    return respond(c, body ?? detailBody(rewritten, version, found, resource), 200, {
+      'content-type': 'application/json',
+      etag: tag,
+      'last-modified': lastModified,
+    });
   };
 
   for (const resource of RESOURCE_NAMES) {

@@ -36,7 +36,10 @@ interface Claims {
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 export class HmacTokenService implements TokenService {
-  constructor(private readonly secret: string, private readonly clock: Clock) {}
+  constructor(
+    private readonly secret: string,
+    private readonly clock: Clock,
+  ) {}
 
   async issue(principal: Principal): Promise<IssuedToken> {
     const iat = Math.floor(this.clock.now() / 1000);

@@ -40,7 +40,8 @@ function edgeServices(env: Env, config: Config, clock: Clock) {
     warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-isolate secret and verify only in the isolate that issued them.');
   }
   // Upstream mode (CONTRACT section 12) never reads the bundled dataset.
-  if (!config.upstreamUrl && !env.ASSETS) throw new ConfigError('ASSETS', 'is not bound: the compiled dataset (wrangler.toml [assets]) is needed unless UPSTREAM_URL is set.');
+  if (!config.upstreamUrl && !env.ASSETS)
+    throw new ConfigError('ASSETS', 'is not bound: the compiled dataset (wrangler.toml [assets]) is needed unless UPSTREAM_URL is set.');
   const bundled = config.upstreamUrl ? undefined : bundledSource(env.ASSETS!);
   const source = bundled ?? createUpstreamSource(config, { clock, log: consoleLog, cache: edgeResponseCache(clock) });
   const services = assembleServices(config, {

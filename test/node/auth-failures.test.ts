@@ -64,7 +64,10 @@ describe('over real connections, the TCP peer is the source address', () => {
     const { server } = await served({ AUTH_FAILURES_PER_MINUTE: '2' });
     try {
       const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await get(server, '127.0.0.4', `X-Forwarded-For: 198.51.100.${i}\r\nCF-Connecting-IP: 198.51.100.${i}\r\nAuthorization: ApiKey guess\r\n`)).status);
+      for (let i = 0; i < 4; i++)
+        statuses.push(
+          (await get(server, '127.0.0.4', `X-Forwarded-For: 198.51.100.${i}\r\nCF-Connecting-IP: 198.51.100.${i}\r\nAuthorization: ApiKey guess\r\n`)).status,
+        );
       expect(statuses).toEqual([401, 401, 429, 429]);
     } finally {
       await server.close();
@@ -75,7 +78,8 @@ describe('over real connections, the TCP peer is the source address', () => {
     const { server } = await served({ AUTH_FAILURES_PER_MINUTE: '2', TRUST_PROXY: 'true' });
     try {
       const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await get(server, '127.0.0.5', `X-Forwarded-For: 198.51.100.${i}, 203.0.113.7\r\nAuthorization: ApiKey guess\r\n`)).status);
+      for (let i = 0; i < 4; i++)
+        statuses.push((await get(server, '127.0.0.5', `X-Forwarded-For: 198.51.100.${i}, 203.0.113.7\r\nAuthorization: ApiKey guess\r\n`)).status);
       expect(statuses).toEqual([401, 401, 429, 429]);
       // Another client behind the same proxy (same TCP peer) is another address.
       expect((await get(server, '127.0.0.5', `X-Forwarded-For: 203.0.113.8\r\nAuthorization: ${DEMO.key}\r\n`)).status).toBe(200);
@@ -89,7 +93,11 @@ describe('over real connections, the TCP peer is the source address', () => {
     const { server } = await served({ AUTH_FAILURES_PER_MINUTE: '2' }, counting.store);
     const token = (from: string, secret: string) => {
       const body = `grant_type=client_credentials&client_id=${DEMO.clientId}&client_secret=${secret}`;
-      return rawRequest(server.origin, `POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`, from);
+      return rawRequest(
+        server.origin,
+        `POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        from,
+      );
     };
     try {
       expect((await token('127.0.0.6', 'guess-1')).status).toBe(401);
@@ -116,8 +124,16 @@ describe('the log line of a failure', () => {
     await t.get('/v2/species?KEY=sekret-guess-4&key=sekret-guess-5', from);
     await t.get('/v2/species', from);
     await t.get('/v2/species', { ...from, Authorization: DEMO.key });
-    await t.get('/oauth/token', { ...from, 'Content-Type': 'application/x-www-form-urlencoded' }, { method: 'POST', body: 'grant_type=client_credentials&client_id=demo-client&client_secret=sekret-guess-6' });
-    await t.get('/oauth/token', { ...from, 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basic('demo-client', 'sekret-guess-7') }, { method: 'POST', body: 'grant_type=client_credentials' });
+    await t.get(
+      '/oauth/token',
+      { ...from, 'Content-Type': 'application/x-www-form-urlencoded' },
+      { method: 'POST', body: 'grant_type=client_credentials&client_id=demo-client&client_secret=sekret-guess-6' },
+    );
+    await t.get(
+      '/oauth/token',
+      { ...from, 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basic('demo-client', 'sekret-guess-7') },
+      { method: 'POST', body: 'grant_type=client_credentials' },
+    );
     expect(t.logs).toHaveLength(8);
     const failure = (place: string, code: string, client_id: string | null = null) => ({ place, code, client_id, source_address: '203.0.113.9' });
     expect(t.logs.map((l) => [l.status, l.auth_failure ?? null])).toEqual([
@@ -144,7 +160,11 @@ describe('sourceAddress', () => {
     ['an entry with a port', [{ tls: false, remoteAddress: '10.0.0.2' }, '198.51.100.1:5678', true], '198.51.100.1'],
     ['a bracketed IPv6 entry with a port, lower-cased', [{ tls: false, remoteAddress: '10.0.0.2' }, '[2001:DB8::1]:443', true], '2001:db8::1'],
     ['an entry that is no address: the peer', [{ tls: false, remoteAddress: '10.0.0.2' }, '1.2.3.4, unknown', true], '10.0.0.2'],
-    ['the platform (CF-Connecting-IP) over everything', [{ tls: true, clientAddress: '2001:db8::7', remoteAddress: '10.0.0.2' }, '198.51.100.1', true], '2001:db8::7'],
+    [
+      'the platform (CF-Connecting-IP) over everything',
+      [{ tls: true, clientAddress: '2001:db8::7', remoteAddress: '10.0.0.2' }, '198.51.100.1', true],
+      '2001:db8::7',
+    ],
     ['nothing known', [{ tls: true }, undefined, false], undefined],
   ];
   for (const [name, args, expected] of rows) it(name, () => expect(sourceAddress(...args)).toBe(expected));

@@ -53,7 +53,9 @@ describe('brownouts', () => {
     const sunset = testApp({ now: '2027-07-31T00:00:00Z' });
     const retired = await sunset.get('/v1/species/ABBA');
     expect(brownout.status).toBe(retired.status);
-    expect([...brownout.headers.keys()].filter((k) => k !== 'svc-request-id').sort()).toEqual([...retired.headers.keys()].filter((k) => k !== 'svc-request-id').sort());
+    expect([...brownout.headers.keys()].filter((k) => k !== 'svc-request-id').sort()).toEqual(
+      [...retired.headers.keys()].filter((k) => k !== 'svc-request-id').sort(),
+    );
     expect(Object.keys(await json(brownout))).toEqual(Object.keys(await json(retired)));
   });
 });

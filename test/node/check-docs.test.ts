@@ -42,7 +42,8 @@ describe('reading the docs', () => {
   });
 
   it('finds relative links and source paths in code spans, outside code blocks', () => {
-    const md = 'See [the guide](docs/guide.md#top), [site](https://example.com) and `src/app.ts`,\nnot `npm test` nor `credentials.json`.\n```\nsrc/inside-a-block.ts\n```\n';
+    const md =
+      'See [the guide](docs/guide.md#top), [site](https://example.com) and `src/app.ts`,\nnot `npm test` nor `credentials.json`.\n```\nsrc/inside-a-block.ts\n```\n';
     expect(extractPathMentions('README.md', md, SOURCE_FOLDERS).map((m) => [m.line, m.path, m.kind])).toEqual([
       [1, 'docs/guide.md', 'link'],
       [1, 'src/app.ts', 'code'],
@@ -57,7 +58,7 @@ describe('reading the docs', () => {
   });
 });
 
-describe('a pipeline\'s status', () => {
+describe("a pipeline's status", () => {
   it.each([
     [[0], 0],
     [[0, 2], 2],
@@ -100,32 +101,35 @@ describe('npm run check:docs', () => {
   it('runs what can run offline and names file, line and command of every failure', () => {
     const dir = mkdtempSync(join(tmpdir(), 'check-docs-test-'));
     const doc = join(dir, 'sample.md');
-    writeFileSync(doc, [
-      'A [missing page](missing.md) and `src/nowhere.ts`.', //                                         1
-      '```sh', //                                                                                       2
-      "curl -s -H 'Authorization: ApiKey demo-project-key' http://localhost:8787/v2/species/ABBA", //    3
-      "curl -s -H 'Authorization: ApiKey demo-project-key' http://localhost:8787/v2/species/NO-SUCH-SPECIES", //    4
-      'echo "$NOT_SET_BY_THE_DOCS"', //                                                                 5
-      'npm run credentials -- create project acme --file credentials.json', //                          6
-      'npm run --silent credentials -- list --file credentials.json | grep -q acme', //                 7
-      'npm run credentials -- list --file elsewhere.json', //                                           8
-      'npm run no-such-script', //                                                                      9
-      'npm run --silent credentials -- list --file elsewhere.json | cat', //                            10
-      '```', //                                                                                         11
-      '```sh online', //                                                                                12
-      'npx wrangler deploy', //                                                                         13
-      '```', //                                                                                         14
-      '```sh', //                                                                                       15
-      'PUBLIC_HOSTS=api.example.com npm start', //                                                      16
-      "curl -s -H 'Host: evil.example' http://localhost:8787/v2/species", //                           17
-      '# HTTP/1.1 421 Misdirected Request', //                                                          18
-      "curl -s -H 'Host: api.example.com' http://localhost:8787/v2/species", //                        19
-      '# HTTP/1.1 421 Misdirected Request', //                                                          20
-      '```', //                                                                                         21
-      '```sh', //                                                                                       22
-      "curl -s -H 'Host: evil.example' http://localhost:8787/v2/species", //                           23
-      '```', //                                                                                         24
-    ].join('\n'));
+    writeFileSync(
+      doc,
+      [
+        'A [missing page](missing.md) and `src/nowhere.ts`.', //                                         1
+        '```sh', //                                                                                       2
+        "curl -s -H 'Authorization: ApiKey demo-project-key' http://localhost:8787/v2/species/ABBA", //    3
+        "curl -s -H 'Authorization: ApiKey demo-project-key' http://localhost:8787/v2/species/NO-SUCH-SPECIES", //    4
+        'echo "$NOT_SET_BY_THE_DOCS"', //                                                                 5
+        'npm run credentials -- create project acme --file credentials.json', //                          6
+        'npm run --silent credentials -- list --file credentials.json | grep -q acme', //                 7
+        'npm run credentials -- list --file elsewhere.json', //                                           8
+        'npm run no-such-script', //                                                                      9
+        'npm run --silent credentials -- list --file elsewhere.json | cat', //                            10
+        '```', //                                                                                         11
+        '```sh online', //                                                                                12
+        'npx wrangler deploy', //                                                                         13
+        '```', //                                                                                         14
+        '```sh', //                                                                                       15
+        'PUBLIC_HOSTS=api.example.com npm start', //                                                      16
+        "curl -s -H 'Host: evil.example' http://localhost:8787/v2/species", //                           17
+        '# HTTP/1.1 421 Misdirected Request', //                                                          18
+        "curl -s -H 'Host: api.example.com' http://localhost:8787/v2/species", //                        19
+        '# HTTP/1.1 421 Misdirected Request', //                                                          20
+        '```', //                                                                                         21
+        '```sh', //                                                                                       22
+        "curl -s -H 'Host: evil.example' http://localhost:8787/v2/species", //                           23
+        '```', //                                                                                         24
+      ].join('\n'),
+    );
     const out = spawnSync('npm', ['run', '--silent', 'check:docs', '--', doc], { cwd: ROOT, encoding: 'utf8' });
     const lines = out.stdout.trim().split('\n');
     const at = (line: number) => lines.filter((l) => l.startsWith(`${doc}:${line}: `)).join('\n');

@@ -8,11 +8,18 @@ import { INDEX, inputsDigest } from '../../scripts/compile-data';
 import { bundledSource, dataset, testApp } from '../support/harness';
 
 // The oracle's own folding, from CONTRACT section 4 (case- and accent-insensitive).
-const fold = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const fold = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 const fieldsOf = (resource: ResourceName, r: any): string[] =>
-  (resource === 'species' ? [r.scientific_name, r.common_name, ...Object.values(r.common_names).flat(), ...r.synonyms] : resource === 'plants' ? [r.scientific_name, r.common_name] : [r.name, r.common_name]).filter(
-    (t: unknown): t is string => typeof t === 'string' && t !== '',
-  );
+  (resource === 'species'
+    ? [r.scientific_name, r.common_name, ...Object.values(r.common_names).flat(), ...r.synonyms]
+    : resource === 'plants'
+      ? [r.scientific_name, r.common_name]
+      : [r.name, r.common_name]
+  ).filter((t: unknown): t is string => typeof t === 'string' && t !== '');
 
 /** Ids (default order) whose fields hold folded `q`, each field on its own. */
 function naive(resource: ResourceName, q: string): string[] {
@@ -77,7 +84,12 @@ describe('bodies are the canonical JSON of the records, byte for byte', () => {
   it('a v2 detail is JSON.stringify of {data, meta}, with its hash as ETag', async () => {
     const res = await t.get('/v2/species/ABBA');
     const text = await res.text();
-    expect(text).toBe(JSON.stringify({ data: byId.get('ABBA'), meta: { last_modified: '2026-03-18T00:00:00Z', synonyms_count: byId.get('ABBA')!.synonyms.length, sources_count: 2 } }));
+    expect(text).toBe(
+      JSON.stringify({
+        data: byId.get('ABBA'),
+        meta: { last_modified: '2026-03-18T00:00:00Z', synonyms_count: byId.get('ABBA')!.synonyms.length, sources_count: 2 },
+      }),
+    );
   });
 });
 
@@ -90,7 +102,10 @@ describe('the compiled dataset on disk (generated/)', () => {
   it('answers, read piece by piece, as the dataset compiled in memory does', async () => {
     const onDisk: RecordSource = new BundledSource(fileStore());
     const inMemory: RecordSource = bundledSource();
-    for (const [resource, q] of [['species', 'oak'], ['genus', 'grass']] as const) {
+    for (const [resource, q] of [
+      ['species', 'oak'],
+      ['genus', 'grass'],
+    ] as const) {
       const query = { q, order: [{ field: 'common_name', direction: 'desc' as const }], page: 1 };
       expect(await onDisk.list(resource, query, undefined, { requestId: 't' })).toEqual(await inMemory.list(resource, query, undefined, { requestId: 't' }));
     }

@@ -39,7 +39,10 @@ describe('a version that opts out of CORS (withoutCors)', () => {
   app.use(requestId(), versionContext([legacy, modern]), browsers());
   app.all('*', (c) => c.text(c.req.method));
 
-  for (const [version, answers] of [['legacy', false], ['modern', true]] as const) {
+  for (const [version, answers] of [
+    ['legacy', false],
+    ['modern', true],
+  ] as const) {
     it(`${version}: ${answers ? 'answers' : 'does not answer'} preflights and CORS requests`, async () => {
       const preflight = await app.request(`/${version}/species`, { method: 'OPTIONS', headers: { ...ORIGIN, 'Access-Control-Request-Method': 'GET' } });
       expect(preflight.status).toBe(answers ? 204 : 200);

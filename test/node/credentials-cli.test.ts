@@ -11,7 +11,14 @@ import { UsageError, addCredential, listCredentials, revokeCredential, type NewC
 import { ROOT, startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
 
 const DIGEST = 'a'.repeat(64);
-const project = (id: string, extra: Partial<NewCredential> = {}): NewCredential => ({ kind: 'project', id, digest: DIGEST, resources: '*', preview: false, ...extra });
+const project = (id: string, extra: Partial<NewCredential> = {}): NewCredential => ({
+  kind: 'project',
+  id,
+  digest: DIGEST,
+  resources: '*',
+  preview: false,
+  ...extra,
+});
 
 describe('editing a credential document', () => {
   it('adds each kind where the gateway reads it, and lists them without digests', () => {
@@ -80,7 +87,13 @@ describe('the command line', () => {
 
   it('reads every option form', () => {
     expect(parseArgs(['create', 'client', 'ci', '--resources=species,genus', '--preview', '--file', 'c.json', '--kv', 'kv.json'])).toEqual({
-      action: 'create', kind: 'client', id: 'ci', resources: ['species', 'genus'], preview: true, file: 'c.json', kv: 'kv.json',
+      action: 'create',
+      kind: 'client',
+      id: 'ci',
+      resources: ['species', 'genus'],
+      preview: true,
+      file: 'c.json',
+      kv: 'kv.json',
     });
     expect(parseArgs(['revoke', 'token', 'ada'])).toEqual({ action: 'revoke', kind: 'token', id: 'ada' });
   });
@@ -97,7 +110,14 @@ function credentials(cwd: string, ...argv: string[]) {
     ? spawnSync(process.execPath, ['--import', 'tsx', 'scripts/credentials.ts', ...argv], { cwd: ROOT, encoding: 'utf8', env: { ...env, INIT_CWD: cwd } })
     : spawnSync('npm', ['--prefix', ROOT, 'run', '--silent', 'credentials', '--', ...argv], { cwd, encoding: 'utf8', env });
   viaNpm.add(cwd);
-  return { status: out.status, stdout: out.stdout, stderr: out.stderr.split('\n').filter((l) => !l.startsWith('npm warn')).join('\n') };
+  return {
+    status: out.status,
+    stdout: out.stdout,
+    stderr: out.stderr
+      .split('\n')
+      .filter((l) => !l.startsWith('npm warn'))
+      .join('\n'),
+  };
 }
 const viaNpm = new Set<string>();
 
@@ -127,7 +147,12 @@ describe('npm run credentials, end to end', () => {
     expect(stored).toContain(await sha256Hex(secret));
     expect(readdirSync(dir), 'no temporary file left behind').toEqual(['credentials.json']);
     const listed = credentials(dir, 'list', '--file', 'credentials.json');
-    expect(listed.stdout.split('\n').filter(Boolean).map((l) => l.split(/\s+/).slice(0, 2).join(' '))).toEqual(['project acme', 'client acme-ci', 'token ada']);
+    expect(
+      listed.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(/\s+/).slice(0, 2).join(' ')),
+    ).toEqual(['project acme', 'client acme-ci', 'token ada']);
 
     const duplicate = credentials(dir, 'create', 'project', 'acme', '--file', 'credentials.json');
     expect(duplicate.status).toBe(2);

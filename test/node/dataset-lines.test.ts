@@ -12,7 +12,20 @@ describe('parseDatasetLines: the bundled dataset without one giant string', () =
   });
 
   it('reads a small document in the same layout, empty sections included', () => {
-    const text = ['{"dataset":{"last_modified":"2026-03-18T00:00:00Z","sources":[]},', '"families":[', '],', '"species":[', '{"id":"A","n":"×, ü"},', '{"id":"B","n":"b"}', '],', '"species_sources":{', '"A":["x"],', '"B":[]', '}}', ''].join('\n');
+    const text = [
+      '{"dataset":{"last_modified":"2026-03-18T00:00:00Z","sources":[]},',
+      '"families":[',
+      '],',
+      '"species":[',
+      '{"id":"A","n":"×, ü"},',
+      '{"id":"B","n":"b"}',
+      '],',
+      '"species_sources":{',
+      '"A":["x"],',
+      '"B":[]',
+      '}}',
+      '',
+    ].join('\n');
     expect(parseDatasetLines(bytes(text))).toEqual(JSON.parse(text));
   });
 

@@ -9,9 +9,27 @@ describe('countHit: fixed windows aligned to the clock, shared by every rate lim
     ['a fresh bucket mid-minute joins the current window', undefined, T0 + 45_000, { start: T0, count: 1 }, { allowed: true, remaining: 2, resetSeconds: 15 }],
     ['a later hit counts in the same window', { start: T0, count: 1 }, T0 + 10_500, { start: T0, count: 2 }, { allowed: true, remaining: 1, resetSeconds: 50 }],
     ['the last allowed hit leaves 0', { start: T0, count: 2 }, T0 + 59_999, { start: T0, count: 3 }, { allowed: true, remaining: 0, resetSeconds: 1 }],
-    ['over the limit is refused and not counted', { start: T0, count: 3 }, T0 + 30_000, { start: T0, count: 3 }, { allowed: false, remaining: 0, resetSeconds: 30 }],
-    ['the window ends at the next whole minute', { start: T0, count: 3 }, T0 + 60_000, { start: T0 + 60_000, count: 1 }, { allowed: true, remaining: 2, resetSeconds: 60 }],
-    ['a window from a later minute (clock moved back) is replaced', { start: T0 + 60_000, count: 3 }, T0 + 1_000, { start: T0, count: 1 }, { allowed: true, remaining: 2, resetSeconds: 59 }],
+    [
+      'over the limit is refused and not counted',
+      { start: T0, count: 3 },
+      T0 + 30_000,
+      { start: T0, count: 3 },
+      { allowed: false, remaining: 0, resetSeconds: 30 },
+    ],
+    [
+      'the window ends at the next whole minute',
+      { start: T0, count: 3 },
+      T0 + 60_000,
+      { start: T0 + 60_000, count: 1 },
+      { allowed: true, remaining: 2, resetSeconds: 60 },
+    ],
+    [
+      'a window from a later minute (clock moved back) is replaced',
+      { start: T0 + 60_000, count: 3 },
+      T0 + 1_000,
+      { start: T0, count: 1 },
+      { allowed: true, remaining: 2, resetSeconds: 59 },
+    ],
   ])('%s', (_name, state, now, nextState, decision) => {
     const result = countHit(state, now, 3, 60);
     expect(result.state).toEqual(nextState);

@@ -20,9 +20,7 @@ describe('fixtures/taxa.json: file format', () => {
     const lines = text.split('\n');
     expect(lines[0]).toMatch(/^\{"dataset":\{"last_modified":.*\},$/);
     expect(text.endsWith('}}\n')).toBe(true);
-    expect(lines.filter((l) => l.startsWith('{"id":')).length).toBe(
-      data.families.length + data.genus.length + data.species.length + data.plants.length,
-    );
+    expect(lines.filter((l) => l.startsWith('{"id":')).length).toBe(data.families.length + data.genus.length + data.species.length + data.plants.length);
   });
 
   it('has the dataset header', () => {
@@ -77,9 +75,7 @@ describe('fixtures/taxa.json: counts (data README)', () => {
     expect(Object.values(data.species_sources).every((v) => v.length === 1 && v[0] === 'vascan')).toBe(true);
     expect(count(data.species, (s) => Object.keys(s.common_names).some((k) => k !== 'en'))).toBe(486);
     const langs = new Set(data.species.flatMap((s) => Object.keys(s.common_names)));
-    expect([...langs].sort()).toEqual(
-      ['aaq', 'alg', 'alq', 'atj', 'chp', 'ciw', 'cr', 'en', 'fr', 'mic', 'moe', 'oj', 'pgm'].sort(),
-    );
+    expect([...langs].sort()).toEqual(['aaq', 'alg', 'alq', 'atj', 'chp', 'ciw', 'cr', 'en', 'fr', 'mic', 'moe', 'oj', 'pgm'].sort());
   });
 });
 

@@ -30,7 +30,14 @@ let child: ChildProcess | undefined;
 let port = 0;
 const logLines: string[] = [];
 /** Every secret of the demo store, the Basic credential carrying one, a minted token and the signing secret. */
-const secrets: string[] = ['demo-project-key', 'demo-species-only-key', 'demo-personal-token', 'demo-client-secret', Buffer.from('demo-client:demo-client-secret').toString('base64'), SIGNING_SECRET];
+const secrets: string[] = [
+  'demo-project-key',
+  'demo-species-only-key',
+  'demo-personal-token',
+  'demo-client-secret',
+  Buffer.from('demo-client:demo-client-secret').toString('base64'),
+  SIGNING_SECRET,
+];
 
 beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
@@ -52,11 +59,22 @@ beforeAll(async () => {
     const timer = setTimeout(() => reject(new Error(`no listening line: ${logLines.join('\n')}`)), 30_000);
     createInterface({ input: child!.stdout! }).on('line', (line) => {
       logLines.push(line);
-      if (line.includes('gateway listening')) (clearTimeout(timer), resolve(JSON.parse(line).port));
+      if (line.includes('gateway listening')) clearTimeout(timer), resolve(JSON.parse(line).port);
     });
     child!.once('exit', (code) => reject(new Error(`gateway exited ${code}: ${logLines.join('\n')}`)));
   });
-  const minted = await exchange(serialize({ method: 'POST', target: '/oauth/token', version: 'HTTP/1.1', headers: [['Host', 'localhost'], ['Content-Type', 'application/x-www-form-urlencoded']], body: 'grant_type=client_credentials&client_id=demo-client&client_secret=demo-client-secret' }));
+  const minted = await exchange(
+    serialize({
+      method: 'POST',
+      target: '/oauth/token',
+      version: 'HTTP/1.1',
+      headers: [
+        ['Host', 'localhost'],
+        ['Content-Type', 'application/x-www-form-urlencoded'],
+      ],
+      body: 'grant_type=client_credentials&client_id=demo-client&client_secret=demo-client-secret',
+    }),
+  );
   if (minted.kind !== 'answer' || minted.status !== 200) throw new Error(`no token: ${JSON.stringify(minted)}`);
   secrets.push(JSON.parse(minted.body).access_token);
 }, 60_000);
@@ -83,7 +101,10 @@ interface RawRequest {
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
 /** Percent-encodes every byte of the UTF-8 of `text` but the unreserved ones (lone surrogates become U+FFFD). */
-const pct = (text: string) => [...Buffer.from(text, 'utf8')].map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+const pct = (text: string) =>
+  [...Buffer.from(text, 'utf8')]
+    .map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 
 function serialize(r: RawRequest): Buffer {
   const head = [`${r.method} ${r.target} ${r.version}`, ...r.headers.map(([n, v]) => `${n}: ${v}`), 'Connection: close'];
@@ -91,7 +112,10 @@ function serialize(r: RawRequest): Buffer {
   return Buffer.from(`${head.join('\r\n')}\r\n\r\n${r.body}`, 'latin1');
 }
 
-type Exchange = { kind: 'answer'; status: number; headers: Record<string, string>; body: string; ms: number } | { kind: 'closed'; raw: string; ms: number } | { kind: 'timeout'; raw: string };
+type Exchange =
+  | { kind: 'answer'; status: number; headers: Record<string, string>; body: string; ms: number }
+  | { kind: 'closed'; raw: string; ms: number }
+  | { kind: 'timeout'; raw: string };
 
 /** Sends `bytes` on a fresh connection and reads the whole answer (`Connection: close`), skipping 1xx. */
 function exchange(bytes: Buffer): Promise<Exchange> {
@@ -99,7 +123,10 @@ function exchange(bytes: Buffer): Promise<Exchange> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const socket = connect(port, '127.0.0.1');
-    const timer = setTimeout(() => (socket.destroy(), resolve({ kind: 'timeout', raw: Buffer.concat(chunks).toString('latin1').slice(0, 300) })), ANSWER_WITHIN_MS);
+    const timer = setTimeout(
+      () => (socket.destroy(), resolve({ kind: 'timeout', raw: Buffer.concat(chunks).toString('latin1').slice(0, 300) })),
+      ANSWER_WITHIN_MS,
+    );
     socket.on('error', () => {});
     socket.on('data', (c) => chunks.push(c));
     socket.on('close', () => {
@@ -162,42 +189,127 @@ const paramName = fc.oneof(
   anyText.map(pct),
 );
 /** A credential parameter, in any letter case, carrying a real secret. */
-const credentialParam = fc.tuple(fc.constantFrom('key', 'token', 'api_key', 'apikey', 'access_token', 'client_secret', 'password', 'authorization', 'x-api-key', 'x-key', 'KEY', 'Token', 'Api_Key', 'Password'), secret()).map(([n, s]) => `${n}=${pct(s)}`);
+const credentialParam = fc
+  .tuple(
+    fc.constantFrom(
+      'key',
+      'token',
+      'api_key',
+      'apikey',
+      'access_token',
+      'client_secret',
+      'password',
+      'authorization',
+      'x-api-key',
+      'x-key',
+      'KEY',
+      'Token',
+      'Api_Key',
+      'Password',
+    ),
+    secret(),
+  )
+  .map(([n, s]) => `${n}=${pct(s)}`);
 const pair = fc.tuple(paramName, value).map(([n, v]) => `${n}=${v}`);
 const query = fc
-  .array(fc.oneof({ weight: 3, arbitrary: pair.map((p) => [p]) }, { weight: 1, arbitrary: fc.tuple(pair, fc.integer({ min: 2, max: 20 })).map(([p, n]) => Array<string>(n).fill(p)) }, { weight: 2, arbitrary: credentialParam.map((p) => [p]) }), { maxLength: 6 })
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: pair.map((p) => [p]) },
+      { weight: 1, arbitrary: fc.tuple(pair, fc.integer({ min: 2, max: 20 })).map(([p, n]) => Array<string>(n).fill(p)) },
+      { weight: 2, arbitrary: credentialParam.map((p) => [p]) },
+    ),
+    { maxLength: 6 },
+  )
   .map((groups) => groups.flat().join('&'));
 
 const knownPath = fc.constantFrom(
-  '/v1/species', '/api/v1/species', '/v1/species/ABBA', '/v1/genus', '/v1/families/Pinaceae/genus', '/v2/species', '/v3/species', '/v2/species/ABBA', '/v2/genus/Abies/species',
-  '/v2/families', '/v2/plants', '/v2/plants/ABBA/species', '/healthz', '/readyz', '/oauth/token', '/docs', '/v2/openapi.json', '/', '/v2', '/v1', '/v2/species/',
-  '/v2/species/%00', '/v2/species/..%2F..%2Fetc%2Fpasswd', '/v2//species', '/v4/species', '/api/v2/species', '/V2/SPECIES',
+  '/v1/species',
+  '/api/v1/species',
+  '/v1/species/ABBA',
+  '/v1/genus',
+  '/v1/families/Pinaceae/genus',
+  '/v2/species',
+  '/v3/species',
+  '/v2/species/ABBA',
+  '/v2/genus/Abies/species',
+  '/v2/families',
+  '/v2/plants',
+  '/v2/plants/ABBA/species',
+  '/healthz',
+  '/readyz',
+  '/oauth/token',
+  '/docs',
+  '/v2/openapi.json',
+  '/',
+  '/v2',
+  '/v1',
+  '/v2/species/',
+  '/v2/species/%00',
+  '/v2/species/..%2F..%2Fetc%2Fpasswd',
+  '/v2//species',
+  '/v4/species',
+  '/api/v2/species',
+  '/V2/SPECIES',
 );
 const segment = fc.oneof(anyText.map(pct), badEscapes, fc.constantFrom('species', 'genus', 'ABBA', '..', '.', ''));
-const path = fc.oneof({ weight: 3, arbitrary: knownPath }, { weight: 1, arbitrary: fc.tuple(fc.constantFrom('/v1/', '/v2/', '/v3/', '/'), fc.array(segment, { maxLength: 4 })).map(([p, s]) => p + s.join('/')) });
+const path = fc.oneof(
+  { weight: 3, arbitrary: knownPath },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('/v1/', '/v2/', '/v3/', '/'), fc.array(segment, { maxLength: 4 })).map(([p, s]) => p + s.join('/')) },
+);
 
 const originTarget = fc.tuple(path, query).map(([p, q]) => (q ? `${p}?${q}` : p));
-const goodTarget = fc.oneof({ weight: 9, arbitrary: originTarget }, { weight: 1, arbitrary: fc.tuple(fc.constantFrom('http://localhost', 'http://127.0.0.1'), originTarget).map(([a, t]) => a + t) });
+const goodTarget = fc.oneof(
+  { weight: 9, arbitrary: originTarget },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('http://localhost', 'http://127.0.0.1'), originTarget).map(([a, t]) => a + t) },
+);
 const goodMethod = fc.oneof({ weight: 6, arbitrary: fc.constant('GET') }, { weight: 4, arbitrary: fc.constantFrom(...METHODS.filter((m) => m !== 'CONNECT')) });
 const goodVersion = fc.constantFrom('HTTP/1.1', 'HTTP/1.1', 'HTTP/1.1', 'HTTP/1.0');
 const goodHost = fc.constantFrom<Array<[string, string]>>([['Host', 'localhost']], [['Host', '127.0.0.1']], [['Host', 'LOCALHOST']]);
 const headerValue = fc.oneof(
   { weight: 6, arbitrary: fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 }) },
   // UTF-8 (obs-text to HTTP) without the control characters no header value may hold.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point here.
   { weight: 1, arbitrary: anyText.map((t) => utf8(t.replace(/[\x00-\x1f\x7f]/g, ''))) },
   { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 8_000 }).map((n) => 'v'.repeat(n)) },
 );
 const headerName = fc.oneof(
-  { weight: 2, arbitrary: fc.constantFrom('Accept', 'Accept-Encoding', 'If-None-Match', 'If-Modified-Since', 'Origin', 'Content-Type', 'User-Agent', 'X-Forwarded-For', 'Svc-Request-Id', 'Access-Control-Request-Method', 'Access-Control-Request-Headers', 'Range', 'Upgrade', 'Accept-Language') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      'Accept',
+      'Accept-Encoding',
+      'If-None-Match',
+      'If-Modified-Since',
+      'Origin',
+      'Content-Type',
+      'User-Agent',
+      'X-Forwarded-For',
+      'Svc-Request-Id',
+      'Access-Control-Request-Method',
+      'Access-Control-Request-Headers',
+      'Range',
+      'Upgrade',
+      'Accept-Language',
+    ),
+  },
   { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,24}$/) },
 );
 /** A credential header, in any letter case and scheme, carrying a real secret. */
 const credentialHeader = fc
-  .tuple(fc.constantFrom('Authorization', 'authorization', 'AUTHORIZATION', 'X-Api-Key', 'x-key', 'X-KEY', 'Apikey', 'Token', 'X-Token'), fc.constantFrom('ApiKey ', 'Bearer ', 'bearer ', 'APIKEY  ', 'Basic ', 'Token ', ''), secret())
+  .tuple(
+    fc.constantFrom('Authorization', 'authorization', 'AUTHORIZATION', 'X-Api-Key', 'x-key', 'X-KEY', 'Apikey', 'Token', 'X-Token'),
+    fc.constantFrom('ApiKey ', 'Bearer ', 'bearer ', 'APIKEY  ', 'Basic ', 'Token ', ''),
+    secret(),
+  )
   .map(([n, scheme, s]): [string, string] => [n, scheme + s]);
 /** A credential the gateway accepts (the minted token is read when generated, after start-up). */
 const validCredential = fc.oneof(
-  fc.constantFrom<[string, string]>(['Authorization', 'ApiKey demo-project-key'], ['Authorization', 'Bearer demo-personal-token'], ['X-Api-Key', 'demo-project-key'], ['Authorization', 'apikey demo-species-only-key']),
+  fc.constantFrom<[string, string]>(
+    ['Authorization', 'ApiKey demo-project-key'],
+    ['Authorization', 'Bearer demo-personal-token'],
+    ['X-Api-Key', 'demo-project-key'],
+    ['Authorization', 'apikey demo-species-only-key'],
+  ),
   fc.constant(null).map((): [string, string] => ['Authorization', `Bearer ${secrets[secrets.length - 1]}`]),
 );
 const credentials = fc.oneof({ weight: 3, arbitrary: validCredential.map((c) => [c]) }, { weight: 2, arbitrary: fc.array(credentialHeader, { maxLength: 2 }) });
@@ -209,23 +321,72 @@ const body = fc.oneof(
 
 /** A request Node's parser takes as it is: known method, HTTP/1.x, a Host, valid header names and values. */
 const wellFormed = fc
-  .record({ method: goodMethod, target: goodTarget, version: goodVersion, host: goodHost, headers: fc.array(fc.tuple(headerName, headerValue), { maxLength: 5 }), credentials, body })
+  .record({
+    method: goodMethod,
+    target: goodTarget,
+    version: goodVersion,
+    host: goodHost,
+    headers: fc.array(fc.tuple(headerName, headerValue), { maxLength: 5 }),
+    credentials,
+    body,
+  })
   .map(({ host, headers, credentials, ...r }): RawRequest => ({ ...r, headers: [...host, ...headers, ...credentials] }));
 
 /** One part of a well-formed request made hostile. */
 const badPart: fc.Arbitrary<(r: RawRequest) => RawRequest> = fc.oneof(
   fc.constantFrom('CONNECT', 'get', 'FOO', 'GETT', 'G\x00T', 'GET\x7f', '').map((method) => (r: RawRequest) => ({ ...r, method })),
   fc.stringMatching(/^[A-Z]{1,12}$/).map((method) => (r: RawRequest) => ({ ...r, method })),
-  fc.constantFrom('HTTP/0.9', 'HTTP/2.0', 'HTTP/1.2', 'HTTP/3', 'http/1.1', 'HTXP/1.1', 'HTTP/1.1x', 'HTTP/11').map((version) => (r: RawRequest) => ({ ...r, version })),
-  fc.constantFrom('*', 'v2/species', '', 'http://', 'http:///v1/species', 'https://evil.example/v2/species', '/v2/species?q=\x00', '/v2/species?q=\xff\xfe', '/v2/\x7fspecies', '/v2/species#frag', '/v2/species?q=a\tb', '/v2/species?q=\xc3\xa9').map((target) => (r: RawRequest) => ({ ...r, target })),
-  fc.constantFrom<Array<[string, string]>>([], [['Host', '']], [['Host', 'exa mple']], [['Host', 'a/b']], [['Host', '[::1']], [['Host', 'localhost:99999']], [['Host', utf8('☃.example')]], [['Host', 'localhost'], ['Host', 'evil.example']])
+  fc
+    .constantFrom('HTTP/0.9', 'HTTP/2.0', 'HTTP/1.2', 'HTTP/3', 'http/1.1', 'HTXP/1.1', 'HTTP/1.1x', 'HTTP/11')
+    .map((version) => (r: RawRequest) => ({ ...r, version })),
+  fc
+    .constantFrom(
+      '*',
+      'v2/species',
+      '',
+      'http://',
+      'http:///v1/species',
+      'https://evil.example/v2/species',
+      '/v2/species?q=\x00',
+      '/v2/species?q=\xff\xfe',
+      '/v2/\x7fspecies',
+      '/v2/species#frag',
+      '/v2/species?q=a\tb',
+      '/v2/species?q=\xc3\xa9',
+    )
+    .map((target) => (r: RawRequest) => ({ ...r, target })),
+  fc
+    .constantFrom<Array<[string, string]>>(
+      [],
+      [['Host', '']],
+      [['Host', 'exa mple']],
+      [['Host', 'a/b']],
+      [['Host', '[::1']],
+      [['Host', 'localhost:99999']],
+      [['Host', utf8('☃.example')]],
+      [
+        ['Host', 'localhost'],
+        ['Host', 'evil.example'],
+      ],
+    )
     .map((host) => (r: RawRequest) => ({ ...r, headers: [...host, ...r.headers.filter(([n]) => n !== 'Host')] })),
-  fc.tuple(fc.constantFrom('Bad Name', 'X:Y', '\x01', 'X\x7fY', utf8('Ünï'), '(x)', 'Expect'), fc.oneof(controlText, fc.constantFrom('nothing', '100-continue'))).map((h) => (r: RawRequest) => ({ ...r, headers: [...r.headers, h] })),
+  fc
+    .tuple(
+      fc.constantFrom('Bad Name', 'X:Y', '\x01', 'X\x7fY', utf8('Ünï'), '(x)', 'Expect'),
+      fc.oneof(controlText, fc.constantFrom('nothing', '100-continue')),
+    )
+    .map((h) => (r: RawRequest) => ({ ...r, headers: [...r.headers, h] })),
   fc.tuple(headerName, controlText).map((h) => (r: RawRequest) => ({ ...r, headers: [...r.headers, h] })),
-  fc.integer({ min: 17_000, max: 40_000 }).map((n) => (r: RawRequest): RawRequest => ({ ...r, headers: [...r.headers, ['X-Big', 'v'.repeat(n)]] })),
+  fc.integer({ min: 17_000, max: 40_000 }).map(
+    (n) =>
+      (r: RawRequest): RawRequest => ({ ...r, headers: [...r.headers, ['X-Big', 'v'.repeat(n)]] }),
+  ),
 );
 
-const request = fc.oneof({ weight: 4, arbitrary: wellFormed }, { weight: 1, arbitrary: fc.tuple(wellFormed, badPart).map(([r, bad]) => ({ ...bad(r), hostile: true })) });
+const request = fc.oneof(
+  { weight: 4, arbitrary: wellFormed },
+  { weight: 1, arbitrary: fc.tuple(wellFormed, badPart).map(([r, bad]) => ({ ...bad(r), hostile: true })) },
+);
 
 // ---------------------------------------------------------------------------------------------
 // The properties.
@@ -278,25 +439,33 @@ function problemOf(r: RawRequest, x: Exchange): string | undefined {
 const show = (r: RawRequest) => JSON.stringify(serialize(r).toString('latin1').slice(0, 600));
 
 describe(`fuzzing the Node server (seed ${SEED}, ${RUNS} runs)`, () => {
-  it('answers every request with 2xx-4xx, Svc-Request-Id and its version\'s error shape, in time', async () => {
-    await fc.assert(
-      fc.asyncProperty(request, async (r) => {
-        const problem = problemOf(r, await exchange(serialize(r)));
-        if (problem) throw new Error(`${problem}\n  request: ${show(r)}`);
-      }),
-      { seed: SEED, numRuns: RUNS, interruptAfterTimeLimit: BUDGET_MS },
-    );
-  }, BUDGET_MS + 60_000);
+  it(
+    "answers every request with 2xx-4xx, Svc-Request-Id and its version's error shape, in time",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(request, async (r) => {
+          const problem = problemOf(r, await exchange(serialize(r)));
+          if (problem) throw new Error(`${problem}\n  request: ${show(r)}`);
+        }),
+        { seed: SEED, numRuns: RUNS, interruptAfterTimeLimit: BUDGET_MS },
+      );
+    },
+    BUDGET_MS + 60_000,
+  );
 
-  it('writes no secret to any log line', async () => {
-    // Requests of their own, so this holds however far the property above got.
-    const requests = fc.sample(request, { seed: SEED + 1, numRuns: RUNS });
-    for (const r of requests) await exchange(serialize(r));
-    // Whatever is still batched is written at exit.
-    child!.kill('SIGTERM');
-    await new Promise((resolve) => (child!.exitCode === null ? child!.once('exit', resolve) : resolve(undefined)));
-    expect(logLines.filter((l) => l.includes('"request_id"')).length, 'the gateway logged the requests').toBeGreaterThan(RUNS / 4);
-    const leaks = logLines.filter((line) => secrets.some((s) => line.includes(s)));
-    expect(leaks.slice(0, 5), `${leaks.length} log lines hold a secret`).toEqual([]);
-  }, BUDGET_MS + 60_000);
+  it(
+    'writes no secret to any log line',
+    async () => {
+      // Requests of their own, so this holds however far the property above got.
+      const requests = fc.sample(request, { seed: SEED + 1, numRuns: RUNS });
+      for (const r of requests) await exchange(serialize(r));
+      // Whatever is still batched is written at exit.
+      child!.kill('SIGTERM');
+      await new Promise((resolve) => (child!.exitCode === null ? child!.once('exit', resolve) : resolve(undefined)));
+      expect(logLines.filter((l) => l.includes('"request_id"')).length, 'the gateway logged the requests').toBeGreaterThan(RUNS / 4);
+      const leaks = logLines.filter((line) => secrets.some((s) => line.includes(s)));
+      expect(leaks.slice(0, 5), `${leaks.length} log lines hold a secret`).toEqual([]);
+    },
+    BUDGET_MS + 60_000,
+  );
 });

@@ -73,10 +73,16 @@ describe('host over a real socket, PUBLIC_HOSTS unset (any valid host)', () => {
   it('redirects to the Host it was sent, but never lets a cache keep a redirect that carries a key', async () => {
     const server = await serving(REDIRECTING);
     try {
-      const res = await rawRequest(server.origin, 'GET /v1/species?key=demo-project-key HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-Proto: http\r\nConnection: close\r\n\r\n');
+      const res = await rawRequest(
+        server.origin,
+        'GET /v1/species?key=demo-project-key HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-Proto: http\r\nConnection: close\r\n\r\n',
+      );
       expect(res.status, res.text).toBe(301);
       expect(res.headers['cache-control']).toBe('no-store');
-      const bad = await rawRequest(server.origin, 'GET /v1/species?key=demo-project-key HTTP/1.1\r\nHost: evil{.example\r\nX-Forwarded-Proto: http\r\nConnection: close\r\n\r\n');
+      const bad = await rawRequest(
+        server.origin,
+        'GET /v1/species?key=demo-project-key HTTP/1.1\r\nHost: evil{.example\r\nX-Forwarded-Proto: http\r\nConnection: close\r\n\r\n',
+      );
       expect(bad.status, bad.text).toBe(400);
       expect(bad.headers.location).toBeUndefined();
     } finally {

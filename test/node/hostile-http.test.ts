@@ -33,7 +33,10 @@ afterAll(() => {
 
 /** The app on the Node server as the entry builds it (its `clientGone`), with short deadlines. */
 async function gateway(env: ConfigVars = {}, services: Partial<Services> = {}): Promise<Gateway> {
-  const t = testApp({ env: { HEADERS_TIMEOUT_MS: '400', REQUEST_TIMEOUT_MS: '800', KEEP_ALIVE_TIMEOUT_MS: '300', ...env }, services: { clientGone: nodeClientGone, ...services } });
+  const t = testApp({
+    env: { HEADERS_TIMEOUT_MS: '400', REQUEST_TIMEOUT_MS: '800', KEEP_ALIVE_TIMEOUT_MS: '300', ...env },
+    services: { clientGone: nodeClientGone, ...services },
+  });
   const server = createGatewayServer(t.app.fetch, t.config, { log: t.services.log, clock: t.clock });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -61,7 +64,7 @@ function expectRefusal(g: Gateway, answer: RawAnswer, status: number, code: stri
   return body;
 }
 
-describe('requests the HTTP layer refuses get the gateway\'s answer', () => {
+describe("requests the HTTP layer refuses get the gateway's answer", () => {
   let g: Gateway;
   beforeAll(async () => {
     g = await gateway();
@@ -72,7 +75,10 @@ describe('requests the HTTP layer refuses get the gateway\'s answer', () => {
     ['a space inside a header name', 'GET /healthz HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n'],
     ['a malformed request line', 'GET /healthz HTTP/9\r\n\r\n'],
     ['a Content-Length that is not a number', 'POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Length: ten\r\n\r\n'],
-    ['both Content-Length and Transfer-Encoding', 'POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+    [
+      'both Content-Length and Transfer-Encoding',
+      'POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ],
   ])('%s: 400 svc/malformedRequest', async (_, request) => {
     expectRefusal(g, await exchange(g.port, [request]), 400, 'svc/malformedRequest');
   });
@@ -100,7 +106,7 @@ describe('requests the HTTP layer refuses get the gateway\'s answer', () => {
   });
 
   it.each([
-    ['a target Node\'s parser refuses', 'GET healthz HTTP/1.1\r\nHost: localhost\r\n\r\n'],
+    ["a target Node's parser refuses", 'GET healthz HTTP/1.1\r\nHost: localhost\r\n\r\n'],
     ['an absolute target that is not a URL', 'GET http://[::1/healthz HTTP/1.1\r\nHost: localhost\r\n\r\n'],
   ])('%s: 400 svc/malformedRequest', async (_, request) => {
     expectRefusal(g, await exchange(g.port, [request]), 400, 'svc/malformedRequest');
@@ -137,7 +143,8 @@ describe('methods no route serves', () => {
   beforeAll(async () => {
     g = await gateway();
   });
-  const ask = (method: string, path: string, headers = KEY) => exchange(g.port, [`${method} ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`]);
+  const ask = (method: string, path: string, headers = KEY) =>
+    exchange(g.port, [`${method} ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`]);
 
   it.each([
     ['CONNECT', 'localhost:443', 'GET, HEAD'],
@@ -181,15 +188,18 @@ describe('HEAD answers with the headers GET would, Content-Length included', () 
     g = await gateway();
   });
 
-  it.each(['/v2/species/ABBA', '/v2/species?q=abies', '/v1/species?q=abies', '/healthz', '/readyz', '/v2/openapi.json', '/v2/nowhere', '/v2/species/NOPE'])('%s', async (path) => {
-    const get = await exchange(g.port, [`GET ${path} HTTP/1.1\r\nHost: localhost\r\n${KEY}Connection: close\r\n\r\n`]);
-    const head = await exchange(g.port, [`HEAD ${path} HTTP/1.1\r\nHost: localhost\r\n${KEY}Connection: close\r\n\r\n`]);
-    expect(head.status).toBe(get.status);
-    expect(head.body).toBe('');
-    expect(get.headers['content-length'], get.text.slice(0, 300)).toBe(String(Buffer.byteLength(get.body, 'latin1')));
-    expect(head.headers['content-length'], head.text).toBe(get.headers['content-length']);
-    expect(head.headers['content-type']).toBe(get.headers['content-type']);
-  });
+  it.each(['/v2/species/ABBA', '/v2/species?q=abies', '/v1/species?q=abies', '/healthz', '/readyz', '/v2/openapi.json', '/v2/nowhere', '/v2/species/NOPE'])(
+    '%s',
+    async (path) => {
+      const get = await exchange(g.port, [`GET ${path} HTTP/1.1\r\nHost: localhost\r\n${KEY}Connection: close\r\n\r\n`]);
+      const head = await exchange(g.port, [`HEAD ${path} HTTP/1.1\r\nHost: localhost\r\n${KEY}Connection: close\r\n\r\n`]);
+      expect(head.status).toBe(get.status);
+      expect(head.body).toBe('');
+      expect(get.headers['content-length'], get.text.slice(0, 300)).toBe(String(Buffer.byteLength(get.body, 'latin1')));
+      expect(head.headers['content-length'], head.text).toBe(get.headers['content-length']);
+      expect(head.headers['content-type']).toBe(get.headers['content-type']);
+    },
+  );
 });
 
 describe('slow clients are cut off by the configured deadlines', () => {
@@ -219,10 +229,13 @@ describe('slow clients are cut off by the configured deadlines', () => {
     expect(answer.closedAfterMs).toBeGreaterThanOrEqual(800);
     expect(answer.closedAfterMs).toBeLessThan(800 + 1000);
     await sleep(100);
-    expect(g.t.logs.filter((l) => l.level === 'error' || (typeof l.status === 'number' && l.status >= 500)), JSON.stringify(g.t.logs)).toEqual([]);
+    expect(
+      g.t.logs.filter((l) => l.level === 'error' || (typeof l.status === 'number' && l.status >= 500)),
+      JSON.stringify(g.t.logs),
+    ).toEqual([]);
   });
 
-  it('an idle kept-alive connection is closed after KEEP_ALIVE_TIMEOUT_MS (and Node\'s fixed second of grace)', async () => {
+  it("an idle kept-alive connection is closed after KEEP_ALIVE_TIMEOUT_MS (and Node's fixed second of grace)", async () => {
     const g2 = await gateway({ KEEP_ALIVE_TIMEOUT_MS: '2000' });
     const answer = await exchange(g2.port, [`GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n`], 8_000);
     expect(answer.status).toBe(200);
@@ -236,7 +249,9 @@ describe('clients that go away', () => {
   it('mid-body on /oauth/token: logged at info with aborted: true and no status, never a 5xx or an error line', async () => {
     const g = await gateway();
     const socket = await opened(g.port);
-    socket.write('POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=cli');
+    socket.write(
+      'POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=cli',
+    );
     await sleep(100);
     socket.destroy();
     await sleep(300);
@@ -257,7 +272,7 @@ describe('clients that go away', () => {
     expect(g.t.logs[0]).toMatchObject({ level: 'info', aborted: true, status: null, path: '/v2/species?q=abies' });
   });
 
-  it('in process (the runtime-neutral default): the request\'s aborted signal marks the line', async () => {
+  it("in process (the runtime-neutral default): the request's aborted signal marks the line", async () => {
     const source = bundledSource();
     const slow = { get: source.get.bind(source), list: async (...args: Parameters<typeof source.list>) => (await sleep(200), source.list(...args)) };
     const t = testApp({ services: { source: slow } });
@@ -279,7 +294,12 @@ describe('clients that go away', () => {
         fail = (err) => controller.error(err);
       },
     });
-    const answered = t.app.request('https://localhost/oauth/token', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body, duplex: 'half' } as RequestInit);
+    const answered = t.app.request('https://localhost/oauth/token', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
     await sleep(50);
     fail(new Error('Network connection lost.'));
     await answered;

@@ -51,8 +51,13 @@ describe('legacy answering', () => {
     }
     const received = legacy.seen.slice(before);
     expect(received.map((r) => r.url)).toEqual([
-      '/api/v1/species?q=oak', '/api/v1/species?q=oak', '/api/v1/species?q=oak', '/api/v1/species/ABBA',
-      '/api/v1/species?q=oak&page=2', '/api/v1/genus?q=grass', '/api/v1/species?q=oak',
+      '/api/v1/species?q=oak',
+      '/api/v1/species?q=oak',
+      '/api/v1/species?q=oak',
+      '/api/v1/species/ABBA',
+      '/api/v1/species?q=oak&page=2',
+      '/api/v1/genus?q=grass',
+      '/api/v1/species?q=oak',
     ]);
     for (const r of received) {
       expect(r.headers.authorization).toBe(LEGACY_AUTHORIZATION);

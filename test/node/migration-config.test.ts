@@ -6,7 +6,14 @@ const H = 3_600_000;
 
 describe('migration settings (CONTRACT section 16)', () => {
   it('defaults: the facade answers, nothing compared, no brownouts', () => {
-    expect(parseConfig({}).migration).toEqual({ legacyUrl: undefined, legacyAuthorization: undefined, answer: 'facade', comparePercent: 0, compareIgnore: [], brownouts: [] });
+    expect(parseConfig({}).migration).toEqual({
+      legacyUrl: undefined,
+      legacyAuthorization: undefined,
+      answer: 'facade',
+      comparePercent: 0,
+      compareIgnore: [],
+      brownouts: [],
+    });
   });
 
   it('reads every variable', () => {

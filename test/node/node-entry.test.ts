@@ -24,7 +24,10 @@ describe('the Node entry', () => {
     ].join('\n');
     const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
     expect(out.status, out.stderr).toBe(0);
-    const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l).n);
+    const lines = out.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).n);
     expect(lines).toEqual(Array.from({ length: 2000 }, (_, i) => i));
   });
 });

@@ -11,7 +11,11 @@ import { exchange } from '../support/raw-http';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const children: ChildProcess[] = [];
-afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
+afterAll(() =>
+  children.forEach((c) => {
+    c.kill('SIGKILL');
+  }),
+);
 
 /** Starts `src/node.ts` as a real process on a free loopback port; resolves with its first log lines. */
 function startGateway(env: Record<string, string>): Promise<{ port: number; lines: string[]; child: ChildProcess }> {
@@ -120,7 +124,7 @@ describe('the Node server on a real loopback port', () => {
 });
 
 describe('the Node entry against hostile clients (CONTRACT section 18)', () => {
-  it('answers what Node refuses in the gateway\'s shape, logs it on stdout, and applies the configured deadlines', async () => {
+  it("answers what Node refuses in the gateway's shape, logs it on stdout, and applies the configured deadlines", async () => {
     const { port, lines } = await startGateway({ HEADERS_TIMEOUT_MS: '300', REQUEST_TIMEOUT_MS: '600' });
     const malformed = await exchange(port, ['GET /healthz HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n']);
     expect(malformed.status, malformed.text).toBe(400);
@@ -139,7 +143,9 @@ describe('the Node entry against hostile clients (CONTRACT section 18)', () => {
 
     // A client leaving mid-body on the token endpoint.
     const leaving = await opened(port);
-    leaving.write('POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=cli');
+    leaving.write(
+      'POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=cli',
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     leaving.destroy();
 

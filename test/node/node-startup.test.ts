@@ -9,7 +9,11 @@ import { sha256Hex } from '../../src/core/crypto';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const children: ChildProcess[] = [];
-afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
+afterAll(() =>
+  children.forEach((c) => {
+    c.kill('SIGKILL');
+  }),
+);
 
 interface Started {
   /** Set once the gateway listens. */
@@ -21,7 +25,11 @@ interface Started {
 
 /** `src/node.ts` as a real process: resolves when it listens or exits. */
 function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], { cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const started: Started = { stdout: [], stderr: [] };
   return new Promise((resolve, reject) => {
@@ -107,7 +115,11 @@ describe('the Node entry at start-up (CONTRACT section 17)', () => {
     writeFileSync(
       file,
       JSON.stringify({
-        projects: [{ id: 'acme', key_sha256: await sha256Hex('acme-key-1'), resources: '*' }, { id: 'acme', key_sha256: await sha256Hex('acme-key-2'), resources: '*' }, { id: 'zeta', key_sha256: await sha256Hex('zeta-key'), resources: ['species'] }],
+        projects: [
+          { id: 'acme', key_sha256: await sha256Hex('acme-key-1'), resources: '*' },
+          { id: 'acme', key_sha256: await sha256Hex('acme-key-2'), resources: '*' },
+          { id: 'zeta', key_sha256: await sha256Hex('zeta-key'), resources: ['species'] },
+        ],
         personal_tokens: [{ member: 'ada', token_sha256: await sha256Hex('ada-token'), resources: '*' }],
       }),
     );

@@ -13,10 +13,7 @@ const body = (id: string, secret: string) => `grant_type=client_credentials&clie
 async function twoClientApp(limit: number) {
   const credentials = new MemoryCredentialStore({
     ...DEMO_CREDENTIALS,
-    clients: [
-      ...DEMO_CREDENTIALS.clients!,
-      { id: 'second-client', secret_sha256: await sha256Hex('second secret: with + and %'), resources: ['species'] },
-    ],
+    clients: [...DEMO_CREDENTIALS.clients!, { id: 'second-client', secret_sha256: await sha256Hex('second secret: with + and %'), resources: ['species'] }],
   });
   return testApp({ env: { TOKEN_RATE_LIMIT_PER_MINUTE: String(limit) }, now: '2026-11-21T12:00:10Z', services: { credentials } });
 }
@@ -70,7 +67,10 @@ describe('POST /oauth/token: the log line', () => {
   it('names the client and how it authenticated, never the secret', async () => {
     const t = testApp();
     await postToken(t, body('demo-client', 'demo-client-secret'));
-    await postToken(t, 'grant_type=client_credentials', { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basic('demo-client', 'demo-client-secret') });
+    await postToken(t, 'grant_type=client_credentials', {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Authorization: basic('demo-client', 'demo-client-secret'),
+    });
     await postToken(t, body('demo-client', 'wrong-secret'));
     expect(t.logs.map((l) => [l.status, l.subject, l.credential])).toEqual([
       [200, 'client:demo-client', 'oauth:body'],

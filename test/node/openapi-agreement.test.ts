@@ -36,17 +36,19 @@ function factProblems(version: Version, doc: OpenApiDocument): string[] {
   const problems: string[] = [];
   const rules = walk.credentials(version);
   const schemes = doc.security.flatMap((r) => Object.keys(r)).map((name) => doc.components.securitySchemes[name]!);
-  const places = new Set(schemes.map((s) => (s.type === 'apiKey' && s.name !== 'Authorization' ? `${s.in === 'query' ? 'query:' : ''}${s.name}` : 'authorization')));
+  const places = new Set(
+    schemes.map((s) => (s.type === 'apiKey' && s.name !== 'Authorization' ? `${s.in === 'query' ? 'query:' : ''}${s.name}` : 'authorization')),
+  );
   if ([...places].sort().join() !== [...rules.places].sort().join()) problems.push(`credential places ${[...places]} vs served ${rules.places}`);
   const apiKey = schemes.some((s) => s.type === 'apiKey');
   if (apiKey !== rules.schemes.includes('apikey')) problems.push(`API keys described: ${apiKey}, accepted: ${rules.schemes.includes('apikey')}`);
   const served = walk.page(version, { items: [], total: 0, page: 1, perPage: 20 }, { q: undefined, order: [], page: 1 }).perPage;
   for (const resource of RESOURCE_NAMES) {
-    const maxItems = ((doc.components.schemas[collectionSchema(resource)]!.properties as Record<string, JsonSchema>).data!).maxItems;
+    const maxItems = (doc.components.schemas[collectionSchema(resource)]!.properties as Record<string, JsonSchema>).data!.maxItems;
     if (maxItems !== served) problems.push(`${resource} pages of ${maxItems} described, ${served} served`);
   }
   for (const enumeration of ENUMERATIONS) {
-    if ((enumerationPath(enumeration) in doc.paths) !== walk.hasEnumerations(version)) problems.push(`${enumerationPath(enumeration)} described wrongly`);
+    if (enumerationPath(enumeration) in doc.paths !== walk.hasEnumerations(version)) problems.push(`${enumerationPath(enumeration)} described wrongly`);
   }
   const retired = walk.retiredAt(version) !== undefined;
   for (const { path, method, operation } of versionOperations(doc)) {
@@ -55,8 +57,10 @@ function factProblems(version: Version, doc: OpenApiDocument): string[] {
   for (const { path, method, operation } of securedOperations(doc)) {
     if (walk.previewOnly(version) && !('403' in operation.responses)) problems.push(`${method} ${path}: the preview's 403 is not described`);
   }
-  const preflights = securedOperations(doc).filter(({ method }) => method === 'get').map(({ path }) => doc.paths[path]!.options!);
-  if (preflights.some((op) => ('204' in op.responses) !== walk.answersCors(version))) problems.push('CORS described wrongly');
+  const preflights = securedOperations(doc)
+    .filter(({ method }) => method === 'get')
+    .map(({ path }) => doc.paths[path]!.options!);
+  if (preflights.some((op) => '204' in op.responses !== walk.answersCors(version))) problems.push('CORS described wrongly');
   return problems;
 }
 

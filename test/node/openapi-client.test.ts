@@ -46,7 +46,10 @@ describe('a client generated from /v2/openapi.json', () => {
     writeFileSync(file('v2.gen.ts'), astToString(await openapiTS(description)));
 
     // The types are real: a field v2 does not have does not compile.
-    writeFileSync(file('wrong.gen.ts'), "import type { components } from './v2.gen';\nexport const wrong = (r: components['schemas']['Species']) => r.flower_or_seed;\n");
+    writeFileSync(
+      file('wrong.gen.ts'),
+      "import type { components } from './v2.gen';\nexport const wrong = (r: components['schemas']['Species']) => r.flower_or_seed;\n",
+    );
     const errors = typeErrors([file('walk.ts'), file('wrong.gen.ts')]);
     expect(errors.get(file('walk.ts'))).toEqual([]);
     expect(errors.get(file('wrong.gen.ts'))!.join('\n')).toMatch(/flower_or_seed/);

@@ -39,7 +39,7 @@ describe('the descriptions as OpenAPI documents', () => {
       const collect = (value: unknown): void => {
         if (Array.isArray(value)) value.forEach(collect);
         else if (value && typeof value === 'object') {
-          for (const [key, inner] of Object.entries(value)) (key === 'schema' ? used.push(inner) : collect(inner));
+          for (const [key, inner] of Object.entries(value)) key === 'schema' ? used.push(inner) : collect(inner);
         }
       };
       collect({ paths: doc.paths, responses: doc.components.responses, headers: doc.components.headers, parameters: doc.components.parameters });
@@ -55,7 +55,10 @@ describe('the v2 description covers the core', () => {
       for (const path of [`/${resource}`, `/${resource}/{id}`]) {
         const item = v2.paths[path];
         expect(item, path).toBeDefined();
-        expect(METHODS.filter((m) => item![m]), path).toEqual([...METHODS]);
+        expect(
+          METHODS.filter((m) => item![m]),
+          path,
+        ).toEqual([...METHODS]);
       }
       const names = (v2.paths[`/${resource}`]!.get!.parameters ?? []).map((p) => ('$ref' in p ? p.$ref.split('/').pop()! : (p as ParameterObject).name));
       expect(names).toEqual(['page', 'q', ...RESOURCES[resource].sortable.map((f) => `order[${f}]`)]);
@@ -68,7 +71,9 @@ describe('the v2 description covers the core', () => {
   it('the problem code enum is the code table, and each status answers with its own codes', () => {
     const problemCodes = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((c) => !isOAuthCode(c));
     expect((v2.components.schemas.Problem!.properties as Record<string, { enum: string[] }>).code!.enum).toEqual(problemCodes);
-    const statuses = Object.keys(v2.components.responses).filter((n) => /^Error\d+$/.test(n)).map((n) => Number(n.slice(5)));
+    const statuses = Object.keys(v2.components.responses)
+      .filter((n) => /^Error\d+$/.test(n))
+      .map((n) => Number(n.slice(5)));
     // Every status v2 can answer (410 belongs to retired versions only).
     expect(statuses).toEqual([...new Set(problemCodes.map((c) => ERROR_CODES[c].status as number))].filter((s) => s !== 410).sort((a, b) => a - b));
   });

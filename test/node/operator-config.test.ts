@@ -26,12 +26,14 @@ describe('dates in configuration are RFC 3339 with an explicit offset (CONTRACT 
     ['2027-07-30T19:30:00-04:30', '2027-07-31T00:00:00.000Z'],
     ['2027-07-31t00:00:00.250z', '2027-07-31T00:00:00.250Z'],
     ['2028-02-29T12:00:00Z', '2028-02-29T12:00:00.000Z'],
-  ])('reads %s as %s whatever the machine\'s time zone', (value, instant) => {
+  ])("reads %s as %s whatever the machine's time zone", (value, instant) => {
     expect(new Date(parseConfig({ V1_SUNSET: value }).v1Sunset).toISOString()).toBe(instant);
   });
 
   it('refuses a sunset before the deprecation, naming V1_SUNSET', () => {
-    expect(() => parseConfig({ V1_DEPRECATED_AT: '2027-01-01T00:00:00Z', V1_SUNSET: '2026-12-31T23:59:59Z' })).toThrow(/^Invalid configuration: V1_SUNSET is before V1_DEPRECATED_AT/);
+    expect(() => parseConfig({ V1_DEPRECATED_AT: '2027-01-01T00:00:00Z', V1_SUNSET: '2026-12-31T23:59:59Z' })).toThrow(
+      /^Invalid configuration: V1_SUNSET is before V1_DEPRECATED_AT/,
+    );
     expect(parseConfig({ V1_DEPRECATED_AT: '2027-01-01T00:00:00Z', V1_SUNSET: '2027-01-01T00:00:00Z' }).v1Sunset).toBe(Date.parse('2027-01-01T00:00:00Z'));
   });
 
@@ -63,16 +65,21 @@ describe('PORT and UPSTREAM_URL', () => {
     ['http://backend.internal/botanical/V2/', 'http://backend.internal/botanical'],
     ['http://user:secret-pass@backend.internal/v2', 'http://user:PASSWORD@backend.internal'],
   ])('UPSTREAM_URL=%s is refused with the corrected value %s', (value, corrected) => {
-    expect(() => parseConfig({ UPSTREAM_URL: value })).toThrow(`Invalid configuration: UPSTREAM_URL must be the backend's base URL without a version segment (the gateway adds /v2): set UPSTREAM_URL=${corrected}`);
+    expect(() => parseConfig({ UPSTREAM_URL: value })).toThrow(
+      `Invalid configuration: UPSTREAM_URL must be the backend's base URL without a version segment (the gateway adds /v2): set UPSTREAM_URL=${corrected}`,
+    );
     expect(() => parseConfig({ UPSTREAM_URL: value })).not.toThrow(/secret-pass/);
   });
 
-  it.each(['http://backend.internal', 'http://backend.internal/', 'http://backend.internal/v2x', 'http://backend.internal/botanical', 'http://backend.internal/v2/base'])(
-    'UPSTREAM_URL=%s is a base',
-    (value) => {
-      expect(parseConfig({ UPSTREAM_URL: value }).upstreamUrl).toBe(value.replace(/\/+$/, ''));
-    },
-  );
+  it.each([
+    'http://backend.internal',
+    'http://backend.internal/',
+    'http://backend.internal/v2x',
+    'http://backend.internal/botanical',
+    'http://backend.internal/v2/base',
+  ])('UPSTREAM_URL=%s is a base', (value) => {
+    expect(parseConfig({ UPSTREAM_URL: value }).upstreamUrl).toBe(value.replace(/\/+$/, ''));
+  });
 });
 
 describe('the credential file (CONTRACT section 17)', () => {
@@ -81,16 +88,38 @@ describe('the credential file (CONTRACT section 17)', () => {
     [{ projects: [], clients: [], personal_tokens: [] }, /holds no credentials/],
     [{ project: [{ id: 'acme', key_sha256: A, resources: '*' }] }, /unknown key "project": the lists are projects, clients, personal_tokens/],
     [{ projects: [{ id: 'acme', key_sha256: A, resources: '*' }], tokens: [] }, /unknown key "tokens"/],
-    [{ projects: [{ id: 'old', key_sha256: A, resources: '*' }, { id: 'new', key_sha256: A, resources: ['species'] }] }, /projects\[1\] \("new"\) has the same digest as projects\[0\] \("old"\)/],
-    [{ projects: [{ id: 'acme', key_sha256: A, resources: '*' }], personal_tokens: [{ member: 'ada', token_sha256: A, resources: '*' }] }, /personal_tokens\[0\] \("ada"\) has the same digest as projects\[0\] \("acme"\)/],
-    [{ clients: [{ id: 'ci', secret_sha256: A, resources: '*' }, { id: 'ci', secret_sha256: B, resources: '*' }] }, /clients\[1\] \("ci"\) has the same client id as clients\[0\] \("ci"\)/],
+    [
+      {
+        projects: [
+          { id: 'old', key_sha256: A, resources: '*' },
+          { id: 'new', key_sha256: A, resources: ['species'] },
+        ],
+      },
+      /projects\[1\] \("new"\) has the same digest as projects\[0\] \("old"\)/,
+    ],
+    [
+      { projects: [{ id: 'acme', key_sha256: A, resources: '*' }], personal_tokens: [{ member: 'ada', token_sha256: A, resources: '*' }] },
+      /personal_tokens\[0\] \("ada"\) has the same digest as projects\[0\] \("acme"\)/,
+    ],
+    [
+      {
+        clients: [
+          { id: 'ci', secret_sha256: A, resources: '*' },
+          { id: 'ci', secret_sha256: B, resources: '*' },
+        ],
+      },
+      /clients\[1\] \("ci"\) has the same client id as clients\[0\] \("ci"\)/,
+    ],
   ])('%j stops start-up naming the entry', (doc, message) => {
     expect(() => parseCredentialDocument(doc)).toThrow(message);
   });
 
   it('counts what the store holds, per kind', () => {
     const doc = parseCredentialDocument({
-      projects: [{ id: 'acme', key_sha256: A, resources: '*' }, { id: 'acme', key_sha256: B, resources: '*' }],
+      projects: [
+        { id: 'acme', key_sha256: A, resources: '*' },
+        { id: 'acme', key_sha256: B, resources: '*' },
+      ],
       clients: [{ id: 'ci', secret_sha256: 'c'.repeat(64), resources: ['species'] }],
     });
     expect(new MemoryCredentialStore(doc).counts()).toEqual({ projects: 2, clients: 1, personal_tokens: 0 });

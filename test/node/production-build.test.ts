@@ -37,7 +37,12 @@ const npm = (cwd: string, ...args: string[]) => spawnSync('npm', args, { cwd, en
 
 /** `npm start` in `cwd` on a free port: its output until it listens (or exits), and the port. */
 function npmStart(cwd: string): Promise<{ port?: number; code?: number | null; output: string; child: ChildProcess }> {
-  const child = spawn('npm', ['start'], { cwd, detached: true, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_PATH: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['start'], {
+    cwd,
+    detached: true,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_PATH: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   groups.push(child);
   const lines: string[] = [];
   return new Promise((resolve, reject) => {
@@ -65,7 +70,18 @@ async function speciesStatus(port: number): Promise<number> {
 /** Package names a bundle imports (`hono/jwt` → `hono`, `@hono/node-server/conninfo` → `@hono/node-server`). */
 function importedPackages(bundle: string): string[] {
   const specifiers = [...bundle.matchAll(/(?:^|\n)\s*import\s[^;]*?from\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((m) => (m[1] ?? m[2])!);
-  return [...new Set(specifiers.filter((s) => !s.startsWith('node:') && !builtinModules.includes(s)).map((s) => s.split('/').slice(0, s.startsWith('@') ? 2 : 1).join('/')))];
+  return [
+    ...new Set(
+      specifiers
+        .filter((s) => !s.startsWith('node:') && !builtinModules.includes(s))
+        .map((s) =>
+          s
+            .split('/')
+            .slice(0, s.startsWith('@') ? 2 : 1)
+            .join('/'),
+        ),
+    ),
+  ];
 }
 
 describe('the production build (CONTRACT section 17)', () => {
@@ -85,7 +101,10 @@ describe('the production build (CONTRACT section 17)', () => {
     const bundle = readFileSync(join(copy, 'dist/node.js'), 'utf8');
     const dependencies = Object.keys(JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')).dependencies);
     expect(importedPackages(bundle).length).toBeGreaterThan(0);
-    expect(importedPackages(bundle).filter((p) => !dependencies.includes(p)), 'packages the bundle imports outside `dependencies`').toEqual([]);
+    expect(
+      importedPackages(bundle).filter((p) => !dependencies.includes(p)),
+      'packages the bundle imports outside `dependencies`',
+    ).toEqual([]);
 
     // Production: the same tree with only `dependencies` installed (from the npm cache, no network).
     expect(lstatSync(join(copy, 'node_modules')).isSymbolicLink()).toBe(true);

@@ -5,7 +5,11 @@ import { bundledSource, dataset } from '../support/harness';
 
 // The oracle's own text rules, written from CONTRACT section 4 rather than imported from the code
 // under test: case- and accent-insensitive matching and order, ids numeric-aware.
-const fold = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const fold = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 const textCollator = new Intl.Collator('en', { sensitivity: 'base' });
 const idCollator = new Intl.Collator('en', { numeric: true });
 
@@ -26,7 +30,8 @@ function naive(q: string | undefined, order: OrderTerm[], filter: (s: SpeciesRec
         if (x === null && y === null) continue;
         if (x === null) return 1;
         if (y === null) return -1;
-        const c = field === 'id' ? idCollator.compare(String(x), String(y)) : typeof x === 'number' ? x - (y as number) : textCollator.compare(String(x), String(y));
+        const c =
+          field === 'id' ? idCollator.compare(String(x), String(y)) : typeof x === 'number' ? x - (y as number) : textCollator.compare(String(x), String(y));
         if (c !== 0) return direction === 'desc' ? -c : c;
       }
       return idCollator.compare(a.id, b.id);
@@ -48,8 +53,15 @@ const orders: OrderTerm[][] = [
   [],
   [{ field: 'scientific_name', direction: 'desc' }],
   [{ field: 'common_name', direction: 'asc' }],
-  [{ field: 'common_name', direction: 'desc' }, { field: 'slug', direction: 'asc' }],
-  [{ field: 'year', direction: 'asc' }, { field: 'common_name', direction: 'desc' }, { field: 'id', direction: 'desc' }],
+  [
+    { field: 'common_name', direction: 'desc' },
+    { field: 'slug', direction: 'asc' },
+  ],
+  [
+    { field: 'year', direction: 'asc' },
+    { field: 'common_name', direction: 'desc' },
+    { field: 'id', direction: 'desc' },
+  ],
   [{ field: 'id', direction: 'desc' }],
 ];
 
@@ -63,12 +75,18 @@ describe('the bundled indexes give exactly the naive full-sort answer', () => {
   });
 
   it('pages of the whole unfiltered dataset ordered by common_name match the naive sort', async () => {
-    const order: OrderTerm[] = [{ field: 'common_name', direction: 'asc' }, { field: 'scientific_name', direction: 'desc' }];
+    const order: OrderTerm[] = [
+      { field: 'common_name', direction: 'asc' },
+      { field: 'scientific_name', direction: 'desc' },
+    ];
     const expected = naive(undefined, order);
     const source: RecordSource = bundledSource();
     for (const page of [1, 2, 800, 1630, 1640]) {
       const result = (await source.list('species', { q: undefined, order, page }, undefined, { requestId: 't' }))!;
-      expect(result.items.map((r) => r.id), `page ${page}`).toEqual(expected.slice((page - 1) * 20, page * 20));
+      expect(
+        result.items.map((r) => r.id),
+        `page ${page}`,
+      ).toEqual(expected.slice((page - 1) * 20, page * 20));
     }
   });
 

@@ -16,7 +16,9 @@ beforeAll(async () => {
   redis = await startRedisServer();
 });
 afterAll(async () => {
-  clients.forEach((c) => c.disconnect());
+  clients.forEach((c) => {
+    c.disconnect();
+  });
   await Promise.all(gateways.map((g) => g.stop()));
   await redis?.stop();
 });
@@ -79,7 +81,12 @@ describe('RedisRateLimiter on a real redis-server', () => {
     await roomInMinute(a.client, 5);
     const all = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).limiter.hit('burst', 25, 60)));
     expect(all.filter((d) => d.allowed)).toHaveLength(25);
-    expect(all.filter((d) => d.allowed).map((d) => d.remaining).sort((x, y) => x - y)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    expect(
+      all
+        .filter((d) => d.allowed)
+        .map((d) => d.remaining)
+        .sort((x, y) => x - y),
+    ).toEqual(Array.from({ length: 25 }, (_, i) => i));
   });
 
   it('counts locally, within the command timeout and with one warning, while Redis hangs, and shares again after', async () => {

@@ -44,8 +44,15 @@ describe('report over a generated log', () => {
     for (const subject of ['project:p0', 'project:p7', 'project:p499']) {
       const mine = requests.filter((r) => r.subject === subject);
       const v1 = mine.filter((r) => r.version === 'v1');
-      const tally = (key: 'credential' | 'route') => v1.reduce<Record<string, number>>((t, r) => ({ ...t, [r[key]]: (t[r[key]] ?? 0) + 1 }), {});
-      expect(report.subjects.find((s: any) => s.subject === subject), subject).toEqual({
+      const tally = (key: 'credential' | 'route') =>
+        v1.reduce<Record<string, number>>((t, r) => {
+          t[r[key]] = (t[r[key]] ?? 0) + 1;
+          return t;
+        }, {});
+      expect(
+        report.subjects.find((s: any) => s.subject === subject),
+        subject,
+      ).toEqual({
         subject,
         v1_calls: v1.length,
         v2_calls: mine.length - v1.length,
@@ -62,9 +69,15 @@ describe('report over a generated log', () => {
     const species = compared.filter((r) => r.route === 'GET /species');
     const differing = species.filter((r) => r.differs).length;
     expect(report.parity.routes.find((r: any) => r.route === 'GET /species')).toEqual({
-      route: 'GET /species', compared: species.length, matched: species.length - differing, match_rate: (species.length - differing) / species.length, not_made: 0,
+      route: 'GET /species',
+      compared: species.length,
+      matched: species.length - differing,
+      match_rate: (species.length - differing) / species.length,
+      not_made: 0,
     });
-    expect(report.parity.paths).toEqual([{ route: 'GET /species', json_path: 'data[].rank', differences: differing, share: differing / species.length, example_request_id: expect.any(String) }]);
+    expect(report.parity.paths).toEqual([
+      { route: 'GET /species', json_path: 'data[].rank', differences: differing, share: differing / species.length, example_request_id: expect.any(String) },
+    ]);
   });
 
   it('reads standard input, several files in turn, and prints Markdown by default', async () => {

@@ -40,7 +40,13 @@ describe('policy headers on every kind of response', () => {
   const linked: Version = {
     name: 'linked',
     bases: ['/linked'],
-    changes: [{ name: 'guide', description: 'Every response links the guide.', headers: (h) => (h.set('Deprecation', '@1'), h.append('Link', '<https://guide>; rel="deprecation"')) }],
+    changes: [
+      {
+        name: 'guide',
+        description: 'Every response links the guide.',
+        headers: (h) => (h.set('Deprecation', '@1'), h.append('Link', '<https://guide>; rel="deprecation"')),
+      },
+    ],
   };
   const app = new Hono<AppEnv>();
   app.use(requestId(), versionContext([linked]));

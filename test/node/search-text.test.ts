@@ -11,7 +11,11 @@ import { bundledSource, dataset, json, testApp } from '../support/harness';
 import { fakesClosedAfterEach, sendJson, fakePage, upstreamGateway } from '../support/upstream';
 
 // The oracle's own folding, from CONTRACT section 4 (case- and accent-insensitive).
-const fold = (text: string) => text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+const fold = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 
 searchTextSuite(() => testApp());
 
@@ -77,7 +81,10 @@ describe('a q with a control character, or folding to nothing, is 400 svc/invali
 
 describe('a match never spans two fields: the compiled search equals a per-field oracle', () => {
   const fieldsOf = (resource: ResourceName, record: unknown) =>
-    resourceSpecs(dataset)[resource].searchable(record as never).filter((f): f is string => !!f).map(fold);
+    resourceSpecs(dataset)
+      [resource].searchable(record as never)
+      .filter((f): f is string => !!f)
+      .map(fold);
 
   const idOrder = new Intl.Collator('en', { numeric: true });
   const byIdOrder = (ids: string[]) => [...ids].sort(idOrder.compare);
@@ -109,13 +116,15 @@ describe('a match never spans two fields: the compiled search equals a per-field
       return `${a!.slice(-head)}${joiner}${b!.slice(0, tail)}`;
     });
   /** A piece of one real field, changed in case. */
-  const insideField = fc.record({ i: fc.nat(), from: fc.nat(), length: fc.integer({ min: 1, max: 8 }), upper: fc.boolean() }).map(({ i, from, length, upper }) => {
-    const fields = folded[i % folded.length]!.fields;
-    const field = fields[i % fields.length]!;
-    const at = from % field.length;
-    const piece = field.slice(at, at + length);
-    return upper ? piece.toUpperCase() : piece;
-  });
+  const insideField = fc
+    .record({ i: fc.nat(), from: fc.nat(), length: fc.integer({ min: 1, max: 8 }), upper: fc.boolean() })
+    .map(({ i, from, length, upper }) => {
+      const fields = folded[i % folded.length]!.fields;
+      const field = fields[i % fields.length]!;
+      const at = from % field.length;
+      const piece = field.slice(at, at + length);
+      return upper ? piece.toUpperCase() : piece;
+    });
   /** Short made-up text of letters seen in the data, spaces, signs and accents. */
   const madeUp = fc.string({ unit: fc.constantFrom(...'aeiourstln .-×\u00e9\u0301'), minLength: 1, maxLength: 5 });
   const query = fc.oneof(acrossFields, insideField, madeUp).filter((q) => fold(q).trim() !== '');

@@ -45,17 +45,26 @@ describe('access tokens: signature', () => {
   });
 
   const tamperings: Array<[string, (token: string) => Promise<string> | string]> = [
-    ['a changed payload (wider access) with the old signature', (token) => {
-      const [header, payload, signature] = token.split('.');
-      const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
-      return `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url')}.${signature}`;
-    }],
+    [
+      'a changed payload (wider access) with the old signature',
+      (token) => {
+        const [header, payload, signature] = token.split('.');
+        const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+        return `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url')}.${signature}`;
+      },
+    ],
     ['a changed signature', (token) => `${token.slice(0, -4)}${token.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`],
-    ['alg none', (token) => {
-      const payload = token.split('.')[1];
-      return `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.x`;
-    }],
-    ['HS512 with the right secret (the algorithm is pinned)', () => sign({ sub: 'demo-client', iat: ISSUED_AT, exp: ISSUED_AT + 900, res: ['species'], pre: true }, 'test-signing-secret', 'HS512')],
+    [
+      'alg none',
+      (token) => {
+        const payload = token.split('.')[1];
+        return `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.x`;
+      },
+    ],
+    [
+      'HS512 with the right secret (the algorithm is pinned)',
+      () => sign({ sub: 'demo-client', iat: ISSUED_AT, exp: ISSUED_AT + 900, res: ['species'], pre: true }, 'test-signing-secret', 'HS512'),
+    ],
     ['a token without exp', () => sign({ sub: 'demo-client', iat: ISSUED_AT, res: ['species'], pre: true }, 'test-signing-secret', 'HS256')],
   ];
   for (const [name, tamper] of tamperings) {
@@ -87,7 +96,10 @@ describe('access tokens: signature', () => {
 
   it('accepts the bounds: a lifetime of exactly 900 s, an iat 60 s ahead of the clock', async () => {
     const t = testApp();
-    for (const times of [{ iat: ISSUED_AT, exp: ISSUED_AT + 900 }, { iat: ISSUED_AT + 60, exp: ISSUED_AT + 960 }]) {
+    for (const times of [
+      { iat: ISSUED_AT, exp: ISSUED_AT + 900 },
+      { iat: ISSUED_AT + 60, exp: ISSUED_AT + 960 },
+    ]) {
       const token = await sign({ sub: 'demo-client', res: ['species'], pre: true, ...times }, 'test-signing-secret', 'HS256');
       const { res, body } = await read(t, token);
       expect(res.status, `${JSON.stringify(times)}: ${JSON.stringify(body)}`).toBe(200);

@@ -15,7 +15,12 @@ describe('transport: the peer address (Node shows it; the URL host no longer dec
     { name: 'a direct IPv6 loopback peer', connection: { tls: false, remoteAddress: '::1' }, secure: true },
     { name: 'an IPv4-mapped loopback peer', connection: { tls: false, remoteAddress: '::ffff:127.0.0.1' }, secure: true },
     { name: 'a remote peer', connection: { tls: false, remoteAddress: '203.0.113.9' }, secure: false },
-    { name: 'a remote peer that sends Host: localhost', connection: { tls: false, remoteAddress: '203.0.113.9' }, url: 'http://localhost/v2/species', secure: false },
+    {
+      name: 'a remote peer that sends Host: localhost',
+      connection: { tls: false, remoteAddress: '203.0.113.9' },
+      url: 'http://localhost/v2/species',
+      secure: false,
+    },
     { name: 'an IPv4-mapped remote peer', connection: { tls: false, remoteAddress: '::ffff:203.0.113.9' }, secure: false },
     { name: 'a peer that only looks like loopback', connection: { tls: false, remoteAddress: '::ffff:128.0.0.1' }, secure: false },
     { name: 'a loopback proxy saying http, trusted', connection: { tls: false, remoteAddress: '127.0.0.1' }, proto: 'http', trustProxy: true, secure: false },
@@ -42,7 +47,9 @@ describe('transport over a real loopback socket (the Node entry reads TLS and th
       [{ TRUST_PROXY: 'true' }, 'https', 200],
       [{ TRUST_PROXY: 'true' }, 'http', 426],
     ] as const) {
-      const server = await serveOnLoopback(testApp({ now: AFTER_CUTOFF, env: { ...env, HTTPS_REDIRECT_UNTIL: CUTOFF }, services: { connection: nodeConnection } }));
+      const server = await serveOnLoopback(
+        testApp({ now: AFTER_CUTOFF, env: { ...env, HTTPS_REDIRECT_UNTIL: CUTOFF }, services: { connection: nodeConnection } }),
+      );
       try {
         const res = await fetch(`${server.origin}/v2/species`, { headers: { Authorization: DEMO.key, ...(proto ? { 'X-Forwarded-Proto': proto } : {}) } });
         const text = await res.text();

@@ -9,11 +9,15 @@ import { fakePage, fakesClosedAfterEach, pageOf, sendJson, sleep, upstreamGatewa
 const fake = fakesClosedAfterEach();
 
 /** Pages whose records say which upstream answer they came from. */
-const numbered = (headers: Record<string, string> = {}): Handler => (req, res, n) => {
-  const page = fakePage(pageOf(req)) as { data: Array<Record<string, unknown>> };
-  page.data.forEach((r) => (r.common_name = `answer ${n}`));
-  sendJson(res, page, 200, headers);
-};
+const numbered =
+  (headers: Record<string, string> = {}): Handler =>
+  (req, res, n) => {
+    const page = fakePage(pageOf(req)) as { data: Array<Record<string, unknown>> };
+    page.data.forEach((r) => {
+      r.common_name = `answer ${n}`;
+    });
+    sendJson(res, page, 200, headers);
+  };
 const answerOf = async (res: Response) => (await json(res)).data[0].common_name;
 const down: Handler = (_q, res) => sendJson(res, {}, 500);
 
@@ -30,7 +34,7 @@ describe('response cache', () => {
   });
 
   it('is shared by every caller, while access control stays in the gateway', async () => {
-    const upstream = await fake((req, res) => sendJson(res, { data: { id: 'Abies' }, meta: { last_modified: '2026-03-18T00:00:00Z' } }));
+    const upstream = await fake((_req, res) => sendJson(res, { data: { id: 'Abies' }, meta: { last_modified: '2026-03-18T00:00:00Z' } }));
     const gateway = upstreamGateway(upstream.url, { tuning: { cacheTtlMs: 60_000 } });
     expect((await gateway.get('/v2/genus/Abies', { Authorization: DEMO.key })).status).toBe(200);
     expect((await gateway.get('/v2/genus/Abies', { Authorization: DEMO.personalToken })).status).toBe(200);

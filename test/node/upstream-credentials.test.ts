@@ -14,9 +14,13 @@ let gateway: UpstreamGateway;
 
 beforeAll(async () => {
   upstream = await fakeUpstream((req, res) =>
-    sendJson(res, req.url!.startsWith('/v2/species/')
-      ? { data: { id: decodeURIComponent(req.url!.split('/')[3]!) }, meta: { last_modified: '2026-03-18T00:00:00Z' } }
-      : fakePage(pageOf(req))));
+    sendJson(
+      res,
+      req.url!.startsWith('/v2/species/')
+        ? { data: { id: decodeURIComponent(req.url!.split('/')[3]!) }, meta: { last_modified: '2026-03-18T00:00:00Z' } }
+        : fakePage(pageOf(req)),
+    ),
+  );
   gateway = upstreamGateway(upstream.url, { authorization: GATEWAY_AUTHORIZATION });
 });
 afterAll(() => upstream.close());

@@ -3,7 +3,7 @@
  * real loopback HTTP, and a second gateway in upstream mode fronts it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, json, walkPages, type TestApp } from '../support/harness';
+import { DEMO, walkPages, type TestApp } from '../support/harness';
 import { bundledUpstream, upstreamGateway, type Loopback, type UpstreamGateway } from '../support/upstream';
 
 let upstream: Loopback & { gateway: TestApp };

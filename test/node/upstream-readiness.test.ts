@@ -49,7 +49,12 @@ describe('GET /readyz', () => {
 
 describe('createUpstreamSource', () => {
   it('builds a working source from UPSTREAM_* configuration', async () => {
-    const config = configWith({ UPSTREAM_URL: `${upstream.url}/`, UPSTREAM_AUTHORIZATION: DEMO.key, UPSTREAM_TIMEOUT_MS: '700', UPSTREAM_RETRY_BUDGET_PERCENT: '20' });
+    const config = configWith({
+      UPSTREAM_URL: `${upstream.url}/`,
+      UPSTREAM_AUTHORIZATION: DEMO.key,
+      UPSTREAM_TIMEOUT_MS: '700',
+      UPSTREAM_RETRY_BUDGET_PERCENT: '20',
+    });
     expect(config.upstream).toMatchObject({ timeoutMs: 700, retryBudgetPercent: 20, retries: 1, cacheTtlMs: 30_000 });
     const source = createUpstreamSource(config, { clock: new ManualClock(0), log: () => {} });
     const page = await source.list('species', { q: 'abies', order: [], page: 1 }, undefined, { requestId: 'r1' });

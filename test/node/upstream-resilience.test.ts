@@ -7,7 +7,8 @@ import { fakePage, fakesClosedAfterEach, pageOf, sendJson, upstreamGateway, type
 
 const fake = fakesClosedAfterEach();
 
-const ok: Handler = (req, res) => sendJson(res, req.url!.includes('/species/') ? { data: { id: 'SP1' }, meta: { last_modified: '2026-03-18T00:00:00Z' } } : fakePage(pageOf(req)));
+const ok: Handler = (req, res) =>
+  sendJson(res, req.url!.includes('/species/') ? { data: { id: 'SP1' }, meta: { last_modified: '2026-03-18T00:00:00Z' } } : fakePage(pageOf(req)));
 const down: Handler = (_q, res) => sendJson(res, {}, 503);
 
 describe('one retry, with jitter, within a budget', () => {
@@ -79,7 +80,9 @@ describe('circuit breaker', () => {
     expect((await gateway.get('/v2/species?page=2')).status).toBe(200);
     expect(upstream.seen).toHaveLength(6);
     expect(gateway.upstreamLogs.map((l) => l.message).filter((m) => String(m).startsWith('upstream circuit breaker'))).toEqual([
-      'upstream circuit breaker open', 'upstream circuit breaker open', 'upstream circuit breaker closed',
+      'upstream circuit breaker open',
+      'upstream circuit breaker open',
+      'upstream circuit breaker closed',
     ]);
   });
 
@@ -124,4 +127,3 @@ describe('circuit breaker', () => {
     expect([breaker.state, breaker.allow()]).toEqual(['closed', true]);
   });
 });
-

@@ -9,7 +9,9 @@ const fake = fakesClosedAfterEach();
 /** Pages whose records say which upstream answer they came from. */
 const numbered: Handler = (req, res, n) => {
   const page = fakePage(pageOf(req)) as { data: Array<Record<string, unknown>> };
-  page.data.forEach((r) => (r.common_name = `answer ${n}`));
+  page.data.forEach((r) => {
+    r.common_name = `answer ${n}`;
+  });
   sendJson(res, page, 200);
 };
 const answerOf = async (res: Response) => (await json(res)).data[0].common_name;
@@ -54,7 +56,9 @@ describe('a stale copy answers after UPSTREAM_STALE_AFTER_MS while the upstream 
     // The upstream answers within its timeout: the cache holds the new answer, fresh.
     const [call] = hang.held;
     const page = fakePage(call!.page) as { data: Array<Record<string, unknown>> };
-    page.data.forEach((r) => (r.common_name = 'answer 2'));
+    page.data.forEach((r) => {
+      r.common_name = 'answer 2';
+    });
     sendJson(call!.res, page);
     await until(async () => ((await gateway.cache.get('/v2/species'))?.freshUntil ?? 0) > gateway.clock.now(), 'the refreshed cache entry');
     expect(await answerOf(await gateway.get('/v2/species'))).toBe('answer 2');
@@ -101,7 +105,10 @@ describe('stale warn lines: one per key per minute, with a count', () => {
     gateway.clock.advance(59_000);
     await gateway.get('/v2/species');
     await gateway.get('/v2/species?page=2');
-    expect(staleLines(gateway.upstreamLogs).map((l) => [l.upstream_path, l.stale_count]), 'still within the minute of the first key').toEqual([
+    expect(
+      staleLines(gateway.upstreamLogs).map((l) => [l.upstream_path, l.stale_count]),
+      'still within the minute of the first key',
+    ).toEqual([
       ['/v2/species', 1],
       ['/v2/species?page=2', 1],
     ]);
@@ -109,7 +116,10 @@ describe('stale warn lines: one per key per minute, with a count', () => {
     gateway.clock.advance(1_000);
     await gateway.get('/v2/species');
     const lines = staleLines(gateway.upstreamLogs);
-    expect(lines.map((l) => [l.upstream_path, l.stale_count]), 'a minute on: every answer since the last line').toEqual([
+    expect(
+      lines.map((l) => [l.upstream_path, l.stale_count]),
+      'a minute on: every answer since the last line',
+    ).toEqual([
       ['/v2/species', 1],
       ['/v2/species?page=2', 1],
       ['/v2/species', 6],

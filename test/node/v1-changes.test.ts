@@ -86,7 +86,10 @@ describe('flower-or-seed', () => {
     const bad = offenders(species, (record) => {
       const out = flowerOrSeed.record!(record, 'species');
       return (
-        sameJson(Object.keys(out), Object.keys(record).map((k) => (k === 'fruit_or_seed' ? 'flower_or_seed' : k))) &&
+        sameJson(
+          Object.keys(out),
+          Object.keys(record).map((k) => (k === 'fruit_or_seed' ? 'flower_or_seed' : k)),
+        ) &&
         out.flower_or_seed === record.fruit_or_seed &&
         untouchedBut(out, record, ['fruit_or_seed']) &&
         'fruit_or_seed' in record
@@ -184,7 +187,10 @@ describe('pages-of-ten', () => {
       expect(core).toEqual({ ...query(p), page: Math.ceil(p / 2) });
       const corePage = (await source.list('species', core, undefined, { requestId: 't' }))!;
       const v1Page = pagesOfTen.page!({ ...corePage, items: corePage.items.map(asJson) }, query(p));
-      expect(v1Page.items.map((r) => r.id), `v1 page ${p}`).toEqual(v2Ids.slice((p - 1) * 10, p * 10));
+      expect(
+        v1Page.items.map((r) => r.id),
+        `v1 page ${p}`,
+      ).toEqual(v2Ids.slice((p - 1) * 10, p * 10));
       expect(v1Page).toMatchObject({ total: 316, page: p, perPage: 10 });
     }
   });

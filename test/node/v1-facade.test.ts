@@ -3,7 +3,6 @@ import type { ListQuery, RecordSource } from '../../src/services/record-source';
 import { DEFAULT_V1_HEADERS, v1Suite } from '../suites/v1.suite';
 import { bundledSource, DEMO, json, testApp } from '../support/harness';
 
-
 const shared = testApp();
 v1Suite(() => shared, DEFAULT_V1_HEADERS);
 

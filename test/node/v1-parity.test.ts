@@ -30,9 +30,17 @@ const WALKS = [
   '/v1/genus',
 ];
 const ERRORS = [
-  '/v1/species?page=0', '/v1/species?order[colour]=asc', `/v1/species?q=${'a'.repeat(201)}`, '/v1/species?order[year]=up',
-  '/v1/species?q=oak&page=33', '/v1/species/NO-SUCH-ID', '/v1/genus/NOPE', '/api/v1/families/NOPE', '/v1/plants/NOPE',
-  '/v1/species?page=1&page=2', '/v1/species?q=zzzxqj',
+  '/v1/species?page=0',
+  '/v1/species?order[colour]=asc',
+  `/v1/species?q=${'a'.repeat(201)}`,
+  '/v1/species?order[year]=up',
+  '/v1/species?q=oak&page=33',
+  '/v1/species/NO-SUCH-ID',
+  '/v1/genus/NOPE',
+  '/api/v1/families/NOPE',
+  '/v1/plants/NOPE',
+  '/v1/species?page=1&page=2',
+  '/v1/species?q=zzzxqj',
 ];
 
 /** Every page of a walk, by following links.next; returns the paths requested and the records seen. */
@@ -69,23 +77,38 @@ describe('v1 parity, the facade answering, legacy compared (V1_COMPARE_PERCENT=1
     await t.settled();
     const kinds = new Set(t.lines('v1 comparison').map((l) => l.route));
     expect(requests).toBeGreaterThan(1500);
-    expect(kinds).toEqual(new Set(['GET /species', 'GET /species/{id}', 'GET /families', 'GET /families/{id}', 'GET /genus', 'GET /genus/{id}', 'GET /plants', 'GET /plants/{id}']));
+    expect(kinds).toEqual(
+      new Set(['GET /species', 'GET /species/{id}', 'GET /families', 'GET /families/{id}', 'GET /genus', 'GET /genus/{id}', 'GET /plants', 'GET /plants/{id}']),
+    );
     expect(t.lines('v1 parity')).toEqual([]);
     expect(t.lines('v1 comparison not made')).toEqual([]);
     expect(t.lines('v1 comparison').length).toBe(requests);
   });
 
   const EXPECTED: Record<Injection, [string, string, string][]> = {
-    renamedField: [['GET /species', 'data[].flower_or_seed', 'value'], ['GET /species', 'data[].fruit_or_seed', 'value']],
+    renamedField: [
+      ['GET /species', 'data[].flower_or_seed', 'value'],
+      ['GET /species', 'data[].fruit_or_seed', 'value'],
+    ],
     outOfOrder: [['GET /plants', 'data', 'order']],
     totalOffByOne: [['GET /genus', 'meta.total', 'value']],
     lowercaseRank: [['GET /species/{id}', 'rank', 'value']],
     different404: [['GET /families/{id}', 'message', 'value']],
   };
   const PROBES = [
-    '/v1/species?q=oak', '/api/v1/species?q=oak&page=2', '/v1/plants?q=lily', '/v1/genus?q=grass&page=3', '/v1/species/ABBA',
-    '/v1/species/COFL2', '/v1/families/NOPE', '/v1/families/Pinaceae', '/v1/families?q=rose', '/v1/genus/Abies', '/v1/plants/ABLA',
-    '/v1/species/NO-SUCH-ID', '/v1/species?page=0',
+    '/v1/species?q=oak',
+    '/api/v1/species?q=oak&page=2',
+    '/v1/plants?q=lily',
+    '/v1/genus?q=grass&page=3',
+    '/v1/species/ABBA',
+    '/v1/species/COFL2',
+    '/v1/families/NOPE',
+    '/v1/families/Pinaceae',
+    '/v1/families?q=rose',
+    '/v1/genus/Abies',
+    '/v1/plants/ABLA',
+    '/v1/species/NO-SUCH-ID',
+    '/v1/species?page=0',
   ];
   const found = (t: MigrationApp) => new Set(t.lines('v1 parity').map((l) => `${l.route} ${l.json_path} ${l.kind}`));
   const injected = async (inject: Injection[], env: Record<string, string> = {}) => {
@@ -108,14 +131,29 @@ describe('v1 parity, the facade answering, legacy compared (V1_COMPARE_PERCENT=1
 
   it('reports all of them at once, one line per JSON path per request, with both values and the redacted path', async () => {
     const t = await injected(Object.keys(EXPECTED) as Injection[]);
-    expect(found(t)).toEqual(new Set(Object.values(EXPECTED).flat().map((e) => e.join(' '))));
+    expect(found(t)).toEqual(
+      new Set(
+        Object.values(EXPECTED)
+          .flat()
+          .map((e) => e.join(' ')),
+      ),
+    );
     const rank = t.lines('v1 parity').filter((l) => l.json_path === 'rank');
-    expect(rank.map((l) => [l.path, l.facade, l.legacy])).toEqual([['/v1/species/ABBA', 'SPECIES', 'species'], ['/v1/species/COFL2', 'SPECIES', 'species']]);
+    expect(rank.map((l) => [l.path, l.facade, l.legacy])).toEqual([
+      ['/v1/species/ABBA', 'SPECIES', 'species'],
+      ['/v1/species/COFL2', 'SPECIES', 'species'],
+    ]);
     const order = t.lines('v1 parity').find((l) => l.json_path === 'data')!;
     expect((order.facade as string[]).slice(0, 2)).toEqual((order.legacy as string[]).slice(0, 2).reverse());
     const renamed = t.lines('v1 parity').filter((l) => l.json_path === 'data[].flower_or_seed');
-    expect(renamed.map((l) => [l.path, l.occurrences, l.legacy])).toEqual([['/v1/species?q=oak', 10, '(absent)'], ['/api/v1/species?q=oak&page=2', 10, '(absent)']]);
-    const matched = t.lines('v1 comparison').filter((l) => l.matched).map((l) => l.route);
+    expect(renamed.map((l) => [l.path, l.occurrences, l.legacy])).toEqual([
+      ['/v1/species?q=oak', 10, '(absent)'],
+      ['/api/v1/species?q=oak&page=2', 10, '(absent)'],
+    ]);
+    const matched = t
+      .lines('v1 comparison')
+      .filter((l) => l.matched)
+      .map((l) => l.route);
     expect(matched).toContain('GET /genus/{id}');
   });
 

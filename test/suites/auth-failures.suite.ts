@@ -42,7 +42,7 @@ export function authFailureSuite(setup: () => AuthFailureSetup): void {
     it('per address: past the limit a wrong and a right key both get 429 with Retry-After; other addresses are served', async () => {
       const guesser = address();
       for (let i = 0; i < AUTH_FAILURE_LIMIT; i++) {
-        const res = await species(guesser, { Authorization: 'ApiKey guess-' + i });
+        const res = await species(guesser, { Authorization: `ApiKey guess-${i}` });
         expect(res.status, await res.text()).toBe(401);
       }
       for (const key of ['ApiKey guess-more', DEMO.key]) {

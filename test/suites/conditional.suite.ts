@@ -12,12 +12,13 @@ const BEFORE = 'Tue, 17 Mar 2026 23:59:59 GMT';
 const LATER = 'Thu, 19 Mar 2026 00:00:00 GMT';
 
 export function conditionalSuite(client: () => SuiteClient): void {
-  const get = (path: string, headers: Record<string, string> = {}, init?: RequestInit) =>
-    client().get(path, { Authorization: DEMO.key, ...headers }, init);
+  const get = (path: string, headers: Record<string, string> = {}, init?: RequestInit) => client().get(path, { Authorization: DEMO.key, ...headers }, init);
 
   describe('conditional requests on details', () => {
     it('gives two records different ETags, and one record the same ETag each time', async () => {
-      const tags = await Promise.all(['/v2/species/ABBA', '/v2/species/ABAM', '/v2/genus/Abies', '/v2/species/ABBA'].map(async (p) => (await get(p)).headers.get('etag')));
+      const tags = await Promise.all(
+        ['/v2/species/ABBA', '/v2/species/ABAM', '/v2/genus/Abies', '/v2/species/ABBA'].map(async (p) => (await get(p)).headers.get('etag')),
+      );
       expect(tags[0]).toMatch(/^"[^"]+"$/);
       expect(new Set(tags.slice(0, 3)).size, String(tags)).toBe(3);
       expect(tags[3]).toBe(tags[0]);

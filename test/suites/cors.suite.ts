@@ -6,7 +6,11 @@ import { mintDemoToken } from './tokens';
 const ORIGIN = 'https://field-guide.example';
 const EXPOSED = ['Svc-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Last-Modified', 'WWW-Authenticate'];
 
-const list = (value: string | null) => (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+const list = (value: string | null) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
 
 export function corsSuite(client: () => SuiteClient): void {
   describe('CORS', () => {

@@ -40,15 +40,18 @@ export function methodsSuite(client: () => SuiteClient, unserved: readonly strin
   });
 
   describe('HEAD answers with the headers GET would, Content-Length included', () => {
-    it.each(['/v2/species/ABBA', '/v2/species?q=abies', '/v1/species/ABBA', '/healthz', '/v2/openapi.json', '/v2/species/NOPE', '/nowhere'])('%s', async (path) => {
-      const get = await client().get(path);
-      const bytes = (await get.arrayBuffer()).byteLength;
-      const head = await client().get(path, { Authorization: DEMO.key }, { method: 'HEAD' });
-      expect(head.status).toBe(get.status);
-      expect(head.headers.get('content-length')).toBe(String(bytes));
-      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
-      expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
-      expect((await head.arrayBuffer()).byteLength).toBe(0);
-    });
+    it.each(['/v2/species/ABBA', '/v2/species?q=abies', '/v1/species/ABBA', '/healthz', '/v2/openapi.json', '/v2/species/NOPE', '/nowhere'])(
+      '%s',
+      async (path) => {
+        const get = await client().get(path);
+        const bytes = (await get.arrayBuffer()).byteLength;
+        const head = await client().get(path, { Authorization: DEMO.key }, { method: 'HEAD' });
+        expect(head.status).toBe(get.status);
+        expect(head.headers.get('content-length')).toBe(String(bytes));
+        expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+        expect(head.headers.get('etag')).toBe(get.headers.get('etag'));
+        expect((await head.arrayBuffer()).byteLength).toBe(0);
+      },
+    );
   });
 }

@@ -23,16 +23,60 @@ const ERROR_ROWS: ErrorRow[] = [
   { name: 'no grant_type', body: `client_id=${DEMO.clientId}&client_secret=${DEMO.clientSecret}`, status: 400, error: 'invalid_request' },
   { name: 'an empty grant_type', body: `grant_type=&client_id=${DEMO.clientId}&client_secret=${DEMO.clientSecret}`, status: 400, error: 'invalid_request' },
   { name: 'grant_type twice', body: `${GOOD}&grant_type=client_credentials`, status: 400, error: 'invalid_request' },
-  { name: 'the password grant', body: `grant_type=password&username=a&password=b&client_id=${DEMO.clientId}&client_secret=${DEMO.clientSecret}`, status: 400, error: 'unsupported_grant_type' },
-  { name: 'the authorization code grant', body: `grant_type=authorization_code&code=x&client_id=${DEMO.clientId}&client_secret=${DEMO.clientSecret}`, status: 400, error: 'unsupported_grant_type' },
+  {
+    name: 'the password grant',
+    body: `grant_type=password&username=a&password=b&client_id=${DEMO.clientId}&client_secret=${DEMO.clientSecret}`,
+    status: 400,
+    error: 'unsupported_grant_type',
+  },
+  {
+    name: 'the authorization code grant',
+    body: `grant_type=authorization_code&code=x&client_id=${DEMO.clientId}&client_secret=${DEMO.clientSecret}`,
+    status: 400,
+    error: 'unsupported_grant_type',
+  },
   { name: 'no client authentication at all', body: 'grant_type=client_credentials', status: 401, error: 'invalid_client' },
   { name: 'client_id without client_secret', body: `grant_type=client_credentials&client_id=${DEMO.clientId}`, status: 401, error: 'invalid_client' },
-  { name: 'a wrong secret in the body', body: `grant_type=client_credentials&client_id=${DEMO.clientId}&client_secret=wrong`, status: 401, error: 'invalid_client' },
-  { name: 'an unknown client', body: `grant_type=client_credentials&client_id=nobody&client_secret=${DEMO.clientSecret}`, status: 401, error: 'invalid_client' },
-  { name: 'a wrong secret by Basic', body: 'grant_type=client_credentials', headers: { ...form, Authorization: basic(DEMO.clientId, 'wrong') }, status: 401, error: 'invalid_client' },
-  { name: 'Basic that is not base64', body: 'grant_type=client_credentials', headers: { ...form, Authorization: 'Basic %%%' }, status: 401, error: 'invalid_client' },
-  { name: 'Basic without a colon', body: 'grant_type=client_credentials', headers: { ...form, Authorization: `Basic ${btoa(DEMO.clientId)}` }, status: 401, error: 'invalid_client' },
-  { name: 'a Bearer header instead of client authentication', body: 'grant_type=client_credentials', headers: { ...form, Authorization: 'Bearer abc' }, status: 401, error: 'invalid_client' },
+  {
+    name: 'a wrong secret in the body',
+    body: `grant_type=client_credentials&client_id=${DEMO.clientId}&client_secret=wrong`,
+    status: 401,
+    error: 'invalid_client',
+  },
+  {
+    name: 'an unknown client',
+    body: `grant_type=client_credentials&client_id=nobody&client_secret=${DEMO.clientSecret}`,
+    status: 401,
+    error: 'invalid_client',
+  },
+  {
+    name: 'a wrong secret by Basic',
+    body: 'grant_type=client_credentials',
+    headers: { ...form, Authorization: basic(DEMO.clientId, 'wrong') },
+    status: 401,
+    error: 'invalid_client',
+  },
+  {
+    name: 'Basic that is not base64',
+    body: 'grant_type=client_credentials',
+    headers: { ...form, Authorization: 'Basic %%%' },
+    status: 401,
+    error: 'invalid_client',
+  },
+  {
+    name: 'Basic without a colon',
+    body: 'grant_type=client_credentials',
+    headers: { ...form, Authorization: `Basic ${btoa(DEMO.clientId)}` },
+    status: 401,
+    error: 'invalid_client',
+  },
+  {
+    name: 'a Bearer header instead of client authentication',
+    body: 'grant_type=client_credentials',
+    headers: { ...form, Authorization: 'Bearer abc' },
+    status: 401,
+    error: 'invalid_client',
+  },
   {
     name: 'Basic and client_secret in the body at once',
     body: `grant_type=client_credentials&client_secret=${DEMO.clientSecret}`,
@@ -55,7 +99,13 @@ const ERROR_ROWS: ErrorRow[] = [
     status: 400,
     error: 'invalid_request',
   },
-  { name: 'a multipart body', body: '--x\r\nContent-Disposition: form-data; name="grant_type"\r\n\r\nclient_credentials\r\n--x--\r\n', headers: { 'Content-Type': 'multipart/form-data; boundary=x' }, status: 400, error: 'invalid_request' },
+  {
+    name: 'a multipart body',
+    body: '--x\r\nContent-Disposition: form-data; name="grant_type"\r\n\r\nclient_credentials\r\n--x--\r\n',
+    headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+    status: 400,
+    error: 'invalid_request',
+  },
   { name: 'no Content-Type', body: GOOD, headers: {}, status: 400, error: 'invalid_request' },
   { name: 'a body over 4 KiB', body: `${GOOD}&padding=${'x'.repeat(5000)}`, status: 400, error: 'invalid_request' },
 ];
@@ -123,7 +173,10 @@ export function oauthSuite(client: () => SuiteClient): void {
     }
 
     it('is not readable cross-origin: a browser POST gets no CORS headers', async () => {
-      const res = await postToken(client(), `grant_type=client_credentials&client_id=${DEMO.clientId}&client_secret=wrong`, { ...form, Origin: 'https://app.example' });
+      const res = await postToken(client(), `grant_type=client_credentials&client_id=${DEMO.clientId}&client_secret=wrong`, {
+        ...form,
+        Origin: 'https://app.example',
+      });
       expect(res.status).toBe(401);
       expect(res.headers.get('Access-Control-Allow-Origin')).toBeNull();
     });

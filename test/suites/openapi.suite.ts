@@ -20,7 +20,9 @@ const expected = (() => {
 
 const operations = (doc: OpenApiDocument) =>
   Object.entries(doc.paths).flatMap(([path, item]) =>
-    Object.entries(item).filter(([key]) => key !== 'servers' && key !== 'parameters').map(([method, op]) => ({ path, method, op: op as { deprecated?: boolean; security?: unknown[] }, own: item.servers !== undefined })),
+    Object.entries(item)
+      .filter(([key]) => key !== 'servers' && key !== 'parameters')
+      .map(([method, op]) => ({ path, method, op: op as { deprecated?: boolean; security?: unknown[] }, own: item.servers !== undefined })),
   );
 
 export function openapiSuite(client: () => SuiteClient): void {
@@ -85,7 +87,16 @@ export function openapiSuite(client: () => SuiteClient): void {
       expect(ops.filter((o) => !o.own).every((o) => o.op.deprecated === true)).toBe(true);
       expect(ops.filter((o) => o.own).every((o) => o.op.deprecated === undefined)).toBe(true);
       expect(Object.keys(doc.paths)).not.toContain('/genus/{id}/species');
-      expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKey', 'Bearer', 'ClientBasic', 'KeyQuery', 'OAuth2', 'TokenQuery', 'XApiKey', 'XKey']);
+      expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+        'ApiKey',
+        'Bearer',
+        'ClientBasic',
+        'KeyQuery',
+        'OAuth2',
+        'TokenQuery',
+        'XApiKey',
+        'XKey',
+      ]);
     });
 
     it('v3: Bearer credentials only', async () => {
@@ -110,7 +121,10 @@ export function openapiSuite(client: () => SuiteClient): void {
         ['/v1/openapi.json', 'v1 (deprecated, sunset 2027-07-31)'],
       ]);
       const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-      expect(sources.every((src) => src.startsWith('/') || src.startsWith('data:')), sources.join(' ')).toBe(true);
+      expect(
+        sources.every((src) => src.startsWith('/') || src.startsWith('data:')),
+        sources.join(' '),
+      ).toBe(true);
       for (const src of sources.filter((s) => s.startsWith('/'))) {
         const asset = await client().get(src, {});
         expect(asset.status, src).toBe(200);

@@ -70,10 +70,14 @@ export function transportSuite(clientAt: (setup: TransportSetup) => SuiteClient)
     }
 
     it('refuses a token request too (the secret must not travel in clear)', async () => {
-      const res = await at(AFTER_CUTOFF).get(`${PLAIN}/oauth/token`, { 'Content-Type': 'application/x-www-form-urlencoded' }, {
-        method: 'POST',
-        body: `grant_type=client_credentials&client_id=${DEMO.clientId}&client_secret=${DEMO.clientSecret}`,
-      });
+      const res = await at(AFTER_CUTOFF).get(
+        `${PLAIN}/oauth/token`,
+        { 'Content-Type': 'application/x-www-form-urlencoded' },
+        {
+          method: 'POST',
+          body: `grant_type=client_credentials&client_id=${DEMO.clientId}&client_secret=${DEMO.clientSecret}`,
+        },
+      );
       const body = await json(res);
       expect(res.status, JSON.stringify(body)).toBe(426);
       expect(body.access_token).toBeUndefined();
@@ -95,14 +99,55 @@ export function transportSuite(clientAt: (setup: TransportSetup) => SuiteClient)
       { name: 'an [::1] URL', url: 'http://[::1]:8787/v2/species', secure: true },
       { name: 'a plain URL', url: `${PLAIN}/v2/species`, secure: false },
       { name: 'a plain URL whose host merely starts with localhost', url: 'http://localhost.example.com/v2/species', secure: false },
-      { name: 'X-Forwarded-Proto https behind a trusted proxy', url: `${PLAIN}/v2/species`, headers: { 'X-Forwarded-Proto': 'https' }, env: { TRUST_PROXY: 'true' }, secure: true },
+      {
+        name: 'X-Forwarded-Proto https behind a trusted proxy',
+        url: `${PLAIN}/v2/species`,
+        headers: { 'X-Forwarded-Proto': 'https' },
+        env: { TRUST_PROXY: 'true' },
+        secure: true,
+      },
       { name: 'X-Forwarded-Proto https without TRUST_PROXY', url: `${PLAIN}/v2/species`, headers: { 'X-Forwarded-Proto': 'https' }, secure: false },
-      { name: 'X-Forwarded-Proto http behind a trusted proxy', url: `${PLAIN}/v2/species`, headers: { 'X-Forwarded-Proto': 'http' }, env: { TRUST_PROXY: 'true' }, secure: false },
-      { name: 'a proxy chain whose last hop says http', url: `${PLAIN}/v2/species`, headers: { 'X-Forwarded-Proto': 'https, http' }, env: { TRUST_PROXY: 'true' }, secure: false },
-      { name: 'a proxy chain whose last hop says https', url: `${PLAIN}/v2/species`, headers: { 'X-Forwarded-Proto': 'http, https' }, env: { TRUST_PROXY: 'true' }, secure: true },
-      { name: 'a localhost URL with X-Forwarded-Proto http (a proxy, trusted)', url: 'http://localhost:8787/v2/species', headers: { 'X-Forwarded-Proto': 'http' }, env: { TRUST_PROXY: 'true' }, secure: false },
-      { name: 'a localhost URL with X-Forwarded-Proto https (a proxy, not trusted)', url: 'http://localhost:8787/v2/species', headers: { 'X-Forwarded-Proto': 'https' }, secure: false },
-      { name: 'TLS, whatever X-Forwarded-Proto says', url: 'https://api.example.com/v2/species', headers: { 'X-Forwarded-Proto': 'http' }, env: { TRUST_PROXY: 'true' }, secure: true },
+      {
+        name: 'X-Forwarded-Proto http behind a trusted proxy',
+        url: `${PLAIN}/v2/species`,
+        headers: { 'X-Forwarded-Proto': 'http' },
+        env: { TRUST_PROXY: 'true' },
+        secure: false,
+      },
+      {
+        name: 'a proxy chain whose last hop says http',
+        url: `${PLAIN}/v2/species`,
+        headers: { 'X-Forwarded-Proto': 'https, http' },
+        env: { TRUST_PROXY: 'true' },
+        secure: false,
+      },
+      {
+        name: 'a proxy chain whose last hop says https',
+        url: `${PLAIN}/v2/species`,
+        headers: { 'X-Forwarded-Proto': 'http, https' },
+        env: { TRUST_PROXY: 'true' },
+        secure: true,
+      },
+      {
+        name: 'a localhost URL with X-Forwarded-Proto http (a proxy, trusted)',
+        url: 'http://localhost:8787/v2/species',
+        headers: { 'X-Forwarded-Proto': 'http' },
+        env: { TRUST_PROXY: 'true' },
+        secure: false,
+      },
+      {
+        name: 'a localhost URL with X-Forwarded-Proto https (a proxy, not trusted)',
+        url: 'http://localhost:8787/v2/species',
+        headers: { 'X-Forwarded-Proto': 'https' },
+        secure: false,
+      },
+      {
+        name: 'TLS, whatever X-Forwarded-Proto says',
+        url: 'https://api.example.com/v2/species',
+        headers: { 'X-Forwarded-Proto': 'http' },
+        env: { TRUST_PROXY: 'true' },
+        secure: true,
+      },
     ];
     for (const row of rows) {
       it(`${row.name}: ${row.secure ? '200 with HSTS' : '426'}`, async () => {

@@ -91,29 +91,33 @@ export function v1Suite(client: () => SuiteClient, expected: V1Headers): void {
   };
 
   describe('v1: same records, same order as v2, over whole walks', () => {
-    it.each(WALKS)('%s', async (query) => {
-      const v2 = await walk(client(), `/v2${query}`);
-      const total = v2[0].meta.total;
-      expect(total, query).toBeGreaterThan(20);
-      for (const base of V1_BASES) {
-        const v1 = await walk(client(), `${base}${query}`);
-        expect(ids(v1), `${base}${query}`).toEqual(ids(v2));
-        expect(v1.length, `${base}${query}: pages`).toBe(Math.ceil(total / 10));
-        v1.forEach((page, i) => {
-          const where = `${base}${query} page ${i + 1}`;
-          expect(page.data.length, where).toBe(i < v1.length - 1 ? 10 : total - 10 * i);
-          expect(page.meta, where).toEqual({ total });
-          expect(page.links.self, where).toMatch(new RegExp(`^${base}/[a-z]+\\?.*\\bpage=${i + 1}(&|$)`));
-          expect(page.links.last, where).toMatch(new RegExp(`\\bpage=${v1.length}(&|$)`));
-          const [resource, search = ''] = query.split('?');
-          for (const link of Object.values<string>(page.links)) {
-            expect(link.startsWith(`${base}${resource}?${search}`), `${where}: ${link} keeps base and query`).toBe(true);
-          }
-        });
-      }
-      // A whole-dataset walk is thousands of requests (8,200 for /species); in workerd on a
-      // loaded 2-core machine that is close to the default 30 s.
-    }, 120_000);
+    it.each(WALKS)(
+      '%s',
+      async (query) => {
+        const v2 = await walk(client(), `/v2${query}`);
+        const total = v2[0].meta.total;
+        expect(total, query).toBeGreaterThan(20);
+        for (const base of V1_BASES) {
+          const v1 = await walk(client(), `${base}${query}`);
+          expect(ids(v1), `${base}${query}`).toEqual(ids(v2));
+          expect(v1.length, `${base}${query}: pages`).toBe(Math.ceil(total / 10));
+          v1.forEach((page, i) => {
+            const where = `${base}${query} page ${i + 1}`;
+            expect(page.data.length, where).toBe(i < v1.length - 1 ? 10 : total - 10 * i);
+            expect(page.meta, where).toEqual({ total });
+            expect(page.links.self, where).toMatch(new RegExp(`^${base}/[a-z]+\\?.*\\bpage=${i + 1}(&|$)`));
+            expect(page.links.last, where).toMatch(new RegExp(`\\bpage=${v1.length}(&|$)`));
+            const [resource, search = ''] = query.split('?');
+            for (const link of Object.values<string>(page.links)) {
+              expect(link.startsWith(`${base}${resource}?${search}`), `${where}: ${link} keeps base and query`).toBe(true);
+            }
+          });
+        }
+        // A whole-dataset walk is thousands of requests (8,200 for /species); in workerd on a
+        // loaded 2-core machine that is close to the default 30 s.
+      },
+      120_000,
+    );
 
     it('reads v1 pages v2 does not have: page 17 of 316 is the last v1 page but one, and past v2', async () => {
       const v1 = await get('/v1/species?q=oak&page=31');
@@ -220,7 +224,10 @@ export function v1Suite(client: () => SuiteClient, expected: V1Headers): void {
         const cross = await get(`${base}/species?q=oak`, { Origin: ORIGIN, Authorization: DEMO.personalToken });
         expect(cross.status, base).toBe(200);
         for (const r of [res, cross]) {
-          expect([...r.headers.keys()].filter((k) => k.startsWith('access-control-')), base).toEqual([]);
+          expect(
+            [...r.headers.keys()].filter((k) => k.startsWith('access-control-')),
+            base,
+          ).toEqual([]);
           expectDeprecated(r, base);
         }
         expect(res.status, base).not.toBe(204);
@@ -253,7 +260,10 @@ export function v1Suite(client: () => SuiteClient, expected: V1Headers): void {
         expect(v1.headers.get('Content-Type')).toBe('application/json');
         // The same sentence, naming the path the caller used.
         // (Except where v1 accepts more than v2: a missing credential may sit in any of v1's places.)
-        const message = _label === 'no credential' ? expect.stringMatching(/^Send a credential in the Authorization header, or the x-api-key header/) : (problem.detail ?? problem.title).replaceAll('/v2/', `${base}/`);
+        const message =
+          _label === 'no credential'
+            ? expect.stringMatching(/^Send a credential in the Authorization header, or the x-api-key header/)
+            : (problem.detail ?? problem.title).replaceAll('/v2/', `${base}/`);
         expect(body).toEqual({ statusCode: problem.status, message });
         expect(v1.headers.get('WWW-Authenticate') !== null, 'challenge kept').toBe(v2.headers.get('WWW-Authenticate') !== null);
         expect(v1.headers.get('Allow')).toBe(v2.headers.get('Allow'));

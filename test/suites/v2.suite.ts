@@ -71,7 +71,9 @@ export function v2Suite(client: () => SuiteClient) {
     });
 
     it('searches case- and accent-insensitively across names, vernacular names and synonyms', async () => {
-      const totals = await Promise.all(['érable', 'ERABLE', 'Erable'].map(async (q) => (await json(await get(`/v2/species?q=${encodeURIComponent(q)}`))).meta.total));
+      const totals = await Promise.all(
+        ['érable', 'ERABLE', 'Erable'].map(async (q) => (await json(await get(`/v2/species?q=${encodeURIComponent(q)}`))).meta.total),
+      );
       expect(totals[0]).toBeGreaterThan(0);
       expect(new Set(totals).size, `totals ${totals}`).toBe(1);
       // A French vernacular name finds the sugar maple's genus-mates; a synonym finds its accepted taxon.
@@ -93,8 +95,18 @@ export function v2Suite(client: () => SuiteClient) {
 
     it.each([
       [[['common_name', 'asc']]],
-      [[['common_name', 'desc'], ['scientific_name', 'asc']]],
-      [[['year', 'desc'], ['slug', 'asc']]],
+      [
+        [
+          ['common_name', 'desc'],
+          ['scientific_name', 'asc'],
+        ],
+      ],
+      [
+        [
+          ['year', 'desc'],
+          ['slug', 'asc'],
+        ],
+      ],
       [[['id', 'desc']]],
     ] as Array<[Array<[string, 'asc' | 'desc']>]>)('orders by %j with nulls last and ties by id', async (terms) => {
       const query = terms.map(([f, d]) => `order[${f}]=${d}`).join('&');
@@ -316,7 +328,10 @@ export function v2Suite(client: () => SuiteClient) {
         get('/healthz', {}),
       ]);
       const ids = responses.map((r) => r.headers.get('svc-request-id'));
-      expect(ids.every((id) => !!id && /^[0-9a-f-]{36}$/.test(id)), JSON.stringify(ids)).toBe(true);
+      expect(
+        ids.every((id) => !!id && /^[0-9a-f-]{36}$/.test(id)),
+        JSON.stringify(ids),
+      ).toBe(true);
       expect(new Set(ids).size).toBe(ids.length);
     });
 

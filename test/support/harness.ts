@@ -65,4 +65,3 @@ export function testApp(options: { env?: ConfigVars; now?: string; services?: Pa
   };
   return { app, config, services, clock, logs, get };
 }
-

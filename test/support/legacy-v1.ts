@@ -97,12 +97,20 @@ function links(origin: string, path: string, rawQuery: string, page: number, las
 }
 
 class LegacyError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
 
-async function answer(target: URL, rawQuery: string, origin: string, inject: Set<Injection>): Promise<{ status: number; body: unknown; lastModified?: string }> {
+async function answer(
+  target: URL,
+  rawQuery: string,
+  origin: string,
+  inject: Set<Injection>,
+): Promise<{ status: number; body: unknown; lastModified?: string }> {
   const below = target.pathname.slice(LEGACY_BASE_PATH.length);
   const [, resource, id, ...rest] = below.split('/');
   if (!target.pathname.startsWith(`${LEGACY_BASE_PATH}/`) || !resource || !RESOURCES.has(resource) || rest.length > 0 || id === '') {
@@ -113,12 +121,15 @@ async function answer(target: URL, rawQuery: string, origin: string, inject: Set
   if (id !== undefined) {
     const found = await source.get(name, decodeURIComponent(id));
     if (!found) {
-      const message = inject.has('different404') && name === 'families' ? `Family ${decodeURIComponent(id)} not found` : `No ${name} record has id "${decodeURIComponent(id)}".`;
+      const message =
+        inject.has('different404') && name === 'families'
+          ? `Family ${decodeURIComponent(id)} not found`
+          : `No ${name} record has id "${decodeURIComponent(id)}".`;
       throw new LegacyError(404, message);
     }
     return { status: 200, body: v1Record(name, found.record as any, inject, true), lastModified: new Date(dataset.dataset.last_modified).toUTCString() };
   }
-  let query;
+  let query: ReturnType<typeof parseListQuery>;
   try {
     query = parseListQuery(target.searchParams, name);
   } catch (err) {
@@ -135,7 +146,11 @@ async function answer(target: URL, rawQuery: string, origin: string, inject: Set
   if (inject.has('outOfOrder') && name === 'plants' && data.length > 1) [data[0], data[1]] = [data[1]!, data[0]!];
   return {
     status: 200,
-    body: { data, links: links(origin, target.pathname, rawQuery, query.page, last), meta: { total: inject.has('totalOffByOne') && name === 'genus' ? total + 1 : total } },
+    body: {
+      data,
+      links: links(origin, target.pathname, rawQuery, query.page, last),
+      meta: { total: inject.has('totalOffByOne') && name === 'genus' ? total + 1 : total },
+    },
   };
 }
 
@@ -162,14 +177,19 @@ export async function legacyV1(options: { memo?: boolean } = {}): Promise<Legacy
     if (options.memo) memo.set(raw, answered);
     answered
       .then((a) => send(a.status, a.body, a.lastModified ? { 'Last-Modified': a.lastModified } : {}))
-      .catch((err) => (err instanceof LegacyError ? send(err.status, { statusCode: err.status, message: err.message }) : send(500, { statusCode: 500, message: 'Internal Server Error' })));
+      .catch((err) =>
+        err instanceof LegacyError
+          ? send(err.status, { statusCode: err.status, message: err.message })
+          : send(500, { statusCode: 500, message: 'Internal Server Error' }),
+      );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   legacy.url = origin + LEGACY_BASE_PATH;
-  legacy.close = () => new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  legacy.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return legacy;
 }

@@ -7,7 +7,16 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Config } from '../../src/config';
 import { describeVersions } from '../../src/openapi/document';
-import { METHODS, type HeaderObject, type JsonSchema, type Method, type OpenApiDocument, type Operation, type Ref, type ResponseObject } from '../../src/openapi/types';
+import {
+  METHODS,
+  type HeaderObject,
+  type JsonSchema,
+  type Method,
+  type OpenApiDocument,
+  type Operation,
+  type Ref,
+  type ResponseObject,
+} from '../../src/openapi/types';
 import { buildVersions } from '../../src/versions';
 
 interface Route {
@@ -18,11 +27,14 @@ interface Route {
 
 /** A description made checkable: its routes as patterns, its schemas compiled on first use. */
 class DescribedVersion {
-  private readonly ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+  readonly ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
   private readonly compiled = new Map<string, ValidateFunction>();
   readonly routes: Route[];
 
-  constructor(readonly base: string, private readonly doc: OpenApiDocument) {
+  constructor(
+    readonly base: string,
+    private readonly doc: OpenApiDocument,
+  ) {
     addFormats(this.ajv);
     const id = `urn:openapi:${base}`;
     // Component schemas become `$defs` of one schema, so `$ref`s resolve inside ajv.
@@ -99,14 +111,14 @@ export class OpenApiValidator {
         continue;
       }
       const validate = version.validator(`${where} header ${name}`, header.schema);
-      if (!validate(actual)) problems.push(`header ${name}: ${JSON.stringify(actual)} ${version['ajv'].errorsText(validate.errors)}`);
+      if (!validate(actual)) problems.push(`header ${name}: ${JSON.stringify(actual)} ${version.ajv.errorsText(validate.errors)}`);
     }
 
     if (lower === 'head' || !response.content) {
       if (text !== '') problems.push(`a body where none is described: ${text.slice(0, 200)}`);
       return problems;
     }
-    const mediaType = res.headers.get('Content-Type')?.split(';')[0]!.trim() ?? '';
+    const mediaType = (res.headers.get('Content-Type') ?? '').split(';')[0]!.trim();
     const media = response.content[mediaType];
     if (!media) return [...problems, `Content-Type ${mediaType} is not described (described: ${Object.keys(response.content).join(', ')})`];
     let body: unknown;

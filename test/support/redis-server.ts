@@ -33,7 +33,9 @@ export async function startRedisServer(): Promise<RedisServer> {
   let child: ChildProcess | undefined;
   const start = () =>
     new Promise<void>((resolve, reject) => {
-      const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child = proc;
       const output: string[] = [];
       const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${output.join('\n')}`)), 10_000);

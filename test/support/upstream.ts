@@ -17,10 +17,11 @@ export interface Loopback {
 }
 
 function closer(server: Server): () => Promise<void> {
-  return () => new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  return () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
 }
 
 /** The bundled gateway (a canonical v2 backend), served over real HTTP on 127.0.0.1. */
@@ -29,7 +30,8 @@ export async function bundledUpstream(): Promise<Loopback & { gateway: TestApp }
   const gateway = testApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000000' } });
   return new Promise((resolve) => {
     const server = serve({ fetch: gateway.app.fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
-      resolve({ url: `http://127.0.0.1:${info.port}`, close: closer(server as Server), gateway }));
+      resolve({ url: `http://127.0.0.1:${info.port}`, close: closer(server as Server), gateway }),
+    );
   });
 }
 
@@ -97,8 +99,16 @@ export function sendJson(res: ServerResponse, body: unknown, status = 200, heade
 export function fakePage(page = 1, total = 45): Record<string, unknown> {
   const first = (page - 1) * PAGE_SIZE;
   const count = Math.max(0, Math.min(PAGE_SIZE, total - first));
-  const data = Array.from({ length: count }, (_, i) => ({ id: `SP${first + i + 1}`, slug: `sp-${first + i + 1}`, scientific_name: `Species ${first + i + 1}` }));
-  return { data, links: { self: `/v2/species?page=${page}` }, meta: { total, per_page: PAGE_SIZE, current_page: page, last_page: Math.ceil(total / PAGE_SIZE) } };
+  const data = Array.from({ length: count }, (_, i) => ({
+    id: `SP${first + i + 1}`,
+    slug: `sp-${first + i + 1}`,
+    scientific_name: `Species ${first + i + 1}`,
+  }));
+  return {
+    data,
+    links: { self: `/v2/species?page=${page}` },
+    meta: { total, per_page: PAGE_SIZE, current_page: page, last_page: Math.ceil(total / PAGE_SIZE) },
+  };
 }
 
 /** The page a fake upstream request asks for. */
@@ -128,11 +138,14 @@ export interface UpstreamGateway extends TestApp {
 }
 
 /** A gateway in upstream mode, in process, fronting `baseUrl`; its clock is the test's to move. */
-export function upstreamGateway(baseUrl: string, options: {
-  tuning?: Partial<UpstreamTuning>;
-  authorization?: string;
-  retryBudget?: RetryBudget;
-} = {}): UpstreamGateway {
+export function upstreamGateway(
+  baseUrl: string,
+  options: {
+    tuning?: Partial<UpstreamTuning>;
+    authorization?: string;
+    retryBudget?: RetryBudget;
+  } = {},
+): UpstreamGateway {
   const clock = new ManualClock(Date.parse(NOW));
   const tuning = { ...TEST_TUNING, ...options.tuning };
   const cache = new MemoryResponseCache({ maxEntries: tuning.cacheMaxEntries, maxBytes: tuning.cacheMaxBytes }, clock);

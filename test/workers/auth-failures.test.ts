@@ -23,7 +23,8 @@ describe('failed authentication across isolates', () => {
     const isolates = [limited(), limited()];
     const from = { 'CF-Connecting-IP': `192.0.2.${1 + Math.floor(Math.random() * 250)}` };
     const statuses = [];
-    for (let i = 0; i <= AUTH_FAILURE_LIMIT; i++) statuses.push((await isolates[i % 2]!.get('/v2/species', { ...from, Authorization: `ApiKey guess-${i}` })).status);
+    for (let i = 0; i <= AUTH_FAILURE_LIMIT; i++)
+      statuses.push((await isolates[i % 2]!.get('/v2/species', { ...from, Authorization: `ApiKey guess-${i}` })).status);
     expect(statuses).toEqual([...Array(AUTH_FAILURE_LIMIT).fill(401), 429]);
     expect((await isolates[1]!.get('/v2/species', { ...from, Authorization: DEMO.key })).status).toBe(429);
   });

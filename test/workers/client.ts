@@ -7,8 +7,7 @@ import { validatorFor } from '../support/openapi-validator';
 import { DEMO, type SuiteClient } from '../suites/client';
 
 /** Relative paths go to `https://localhost`; absolute URLs (`http://api.example.com/...`) as they are. */
-const requestTo = (path: string, headers: Record<string, string>, init: RequestInit) =>
-  new Request(new URL(path, 'https://localhost'), { ...init, headers });
+const requestTo = (path: string, headers: Record<string, string>, init: RequestInit) => new Request(new URL(path, 'https://localhost'), { ...init, headers });
 
 /**
  * A suite client over a `fetch` handler inside workerd, with the test run's bindings. Every

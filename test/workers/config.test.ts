@@ -20,7 +20,13 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('configuration from the bindings', () => {
   it('reads [vars] as strings, TOML numbers and booleans as their text, and skips bindings', () => {
-    const vars = configVars({ SERVICE_NAME: 'edge', RATE_LIMIT_PER_MINUTE: 90, TRUST_PROXY: false, CREDENTIALS: env.CREDENTIALS, RATE_LIMITER: env.RATE_LIMITER });
+    const vars = configVars({
+      SERVICE_NAME: 'edge',
+      RATE_LIMIT_PER_MINUTE: 90,
+      TRUST_PROXY: false,
+      CREDENTIALS: env.CREDENTIALS,
+      RATE_LIMITER: env.RATE_LIMITER,
+    });
     expect(vars).toEqual({ SERVICE_NAME: 'edge', RATE_LIMIT_PER_MINUTE: '90', TRUST_PROXY: 'false' });
   });
 
@@ -37,7 +43,10 @@ describe('configuration from the bindings', () => {
 
     // Without the KV binding: the demo store, announced by a warning.
     expect((await get('/v2/species')).status).toBe(200);
-    expect(logged.some((l) => /CREDENTIALS KV namespace is not bound/.test(l)), logged.join('\n')).toBe(true);
+    expect(
+      logged.some((l) => /CREDENTIALS KV namespace is not bound/.test(l)),
+      logged.join('\n'),
+    ).toBe(true);
     // The ready line describes the configuration without its secrets.
     const ready = logged.find((l) => l.includes('"gateway ready"'));
     expect(ready, logged.join('\n')).toBeDefined();
@@ -64,7 +73,10 @@ describe('configuration from the bindings', () => {
   it('answers 500 naming the missing ASSETS binding in bundled mode, and needs none in upstream mode', async () => {
     const bundled = gatewayWith({ ASSETS: undefined });
     expect((await bundled.get('/v2/species')).status).toBe(500);
-    expect(bundled.logged.some((l) => l.includes('ASSETS is not bound')), bundled.logged.join('\n')).toBe(true);
+    expect(
+      bundled.logged.some((l) => l.includes('ASSETS is not bound')),
+      bundled.logged.join('\n'),
+    ).toBe(true);
     const upstream = gatewayWith({ ASSETS: undefined, UPSTREAM_URL: 'http://127.0.0.1:9' });
     expect((await upstream.get('/healthz')).status).toBe(200);
   });

@@ -30,17 +30,21 @@ describe('migration controls on Workers', () => {
   it('facade answering: compares in waitUntil, after the response, and finds parity', async () => {
     const r = await logged({ LEGACY_V1_URL: inject('legacyUrl'), V1_COMPARE_PERCENT: '100' }, '/v1/species?q=oak&page=3');
     expect(r.res.status).toBe(200);
-    expect(r.of('v1 comparison')).toMatchObject([{ route: 'GET /species', answered_by: 'facade', matched: true, request_id: r.res.headers.get('Svc-Request-Id') }]);
+    expect(r.of('v1 comparison')).toMatchObject([
+      { route: 'GET /species', answered_by: 'facade', matched: true, request_id: r.res.headers.get('Svc-Request-Id') },
+    ]);
     expect(r.of('v1 parity')).toEqual([]);
   });
 
   it('writes one v1 parity line for a difference, with route and JSON path', async () => {
     const r = await logged({ LEGACY_V1_URL: inject('differingLegacyUrl'), V1_COMPARE_PERCENT: '100' }, '/v1/species/ACAM');
     expect(r.body.rank).toBe('SPECIES');
-    expect(r.of('v1 parity')).toMatchObject([{ level: 'warn', route: 'GET /species/{id}', json_path: 'rank', facade: 'SPECIES', legacy: 'species', path: '/v1/species/ACAM' }]);
+    expect(r.of('v1 parity')).toMatchObject([
+      { level: 'warn', route: 'GET /species/{id}', json_path: 'rank', facade: 'SPECIES', legacy: 'species', path: '/v1/species/ACAM' },
+    ]);
   });
 
-  it('v1 names languages as on Node: a species with Atikamekw, Cree, Innu-aimun, Ojibwa, Chipewyan and Mi\'kmaw names compares equal', async () => {
+  it("v1 names languages as on Node: a species with Atikamekw, Cree, Innu-aimun, Ojibwa, Chipewyan and Mi'kmaw names compares equal", async () => {
     for (const id of ['ACMI2', 'ARTR']) {
       const r = await logged({ LEGACY_V1_URL: inject('legacyUrl'), V1_COMPARE_PERCENT: '100' }, `/v1/species/${id}`);
       expect(Object.keys(r.body.common_names), id).not.toContain('cr');
@@ -54,7 +58,10 @@ describe('migration controls on Workers', () => {
     expect(r.res.status).toBe(200);
     expect(r.body.rank, 'the legacy backend answered').toBe('species');
     expect(r.res.headers.get('Deprecation')).toMatch(/^@\d+$/);
-    expect(r.lines.find((l) => l.request_id === r.res.headers.get('Svc-Request-Id') && 'status' in l)).toMatchObject({ flags: ['answeredByLegacy'], route: 'GET /species/{id}' });
+    expect(r.lines.find((l) => l.request_id === r.res.headers.get('Svc-Request-Id') && 'status' in l)).toMatchObject({
+      flags: ['answeredByLegacy'],
+      route: 'GET /species/{id}',
+    });
     expect(r.of('v1 parity')).toMatchObject([{ answered_by: 'legacy', json_path: 'rank' }]);
   });
 

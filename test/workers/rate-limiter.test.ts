@@ -77,11 +77,7 @@ describe('the rate-limit policy on the Durable Object limiter', () => {
     const seen = [];
     for (let i = 0; i < 4; i++) seen.push(await isolates[i % 2]!.get('/v2/species', { Authorization: 'ApiKey metered-key' }));
     expect(seen.map((r) => r.status)).toEqual([200, 200, 200, 429]);
-    expect(seen.slice(0, 3).map((r) => r.headers.get('RateLimit')?.replace(/;t=\d+$/, ''))).toEqual([
-      '"default";r=2',
-      '"default";r=1',
-      '"default";r=0',
-    ]);
+    expect(seen.slice(0, 3).map((r) => r.headers.get('RateLimit')?.replace(/;t=\d+$/, ''))).toEqual(['"default";r=2', '"default";r=1', '"default";r=0']);
     expect(seen[0]!.headers.get('RateLimit-Policy')).toBe('"default";q=3;w=60');
     const refused = seen[3]!;
     const body = await json(refused);

@@ -33,6 +33,7 @@ openapiSuite(workerClient);
 searchTextSuite(workerClient);
 methodsSuite(workerClient, ['TRACE', 'PROPFIND', 'PURGE']);
 // The transport and host suites stand the gateway on either side of the HTTPS cut-off.
-const gatewayAt = ({ now, env: vars }: { now: string; env: Record<string, string> }) => gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now))));
+const gatewayAt = ({ now, env: vars }: { now: string; env: Record<string, string> }) =>
+  gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now))));
 transportSuite(gatewayAt);
 hostSuite(gatewayAt);

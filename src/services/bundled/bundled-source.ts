@@ -27,7 +27,10 @@ export class BundledSource implements RecordSource {
   /** @param pieces the budget for the pieces kept once read (`DEFAULT_PIECE_BYTES` by default). */
   constructor(from: Dataset | SectionStore, pieces: PieceCache = new PieceCache()) {
     const store = 'meta' in from && 'load' in from ? from : memoryStore(compileDataset(from));
-    this.resources = Object.fromEntries(RESOURCE_NAMES.map((r, slot) => [r, new CompiledResource(store, r, store.meta.resources[r]!, pieces, slot)])) as Record<ResourceName, CompiledResource>;
+    this.resources = Object.fromEntries(RESOURCE_NAMES.map((r, slot) => [r, new CompiledResource(store, r, store.meta.resources[r]!, pieces, slot)])) as Record<
+      ResourceName,
+      CompiledResource
+    >;
     this.results = new ResultCache(this.resources);
     this.keyBase = {} as Record<ResourceName, number>;
     let next = 0;

@@ -24,7 +24,13 @@ export class ResultCache {
 
   constructor(private readonly resources: Record<ResourceName, CompiledResource>) {}
 
-  async window(resource: ResourceName, query: Pick<ListQuery, 'q' | 'order'>, scope: ScopeAt | undefined, offset: number, limit: number): Promise<{ positions: Uint32Array; total: number }> {
+  async window(
+    resource: ResourceName,
+    query: Pick<ListQuery, 'q' | 'order'>,
+    scope: ScopeAt | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<{ positions: Uint32Array; total: number }> {
     const compiled = this.resources[resource];
     if (query.q === undefined && !scope && query.order.length <= 1) {
       // The compiled orders are the result: read just the window of one.
@@ -62,7 +68,11 @@ function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
   for (let i = 0, j = 0; i < a.length && j < b.length; ) {
     if (a[i]! < b[j]!) i++;
     else if (a[i]! > b[j]!) j++;
-    else (out.push(a[i]!), i++, j++);
+    else {
+      out.push(a[i]!);
+      i++;
+      j++;
+    }
   }
   return Uint32Array.from(out);
 }

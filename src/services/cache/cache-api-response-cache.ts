@@ -17,7 +17,10 @@ const STALE_UNTIL = 'Gateway-Cache-Stale-Until';
  * expires from the cache when its stale window ends.
  */
 export class CacheApiResponseCache implements ResponseCache {
-  constructor(private readonly cache: RequestCache, private readonly clock: Clock) {}
+  constructor(
+    private readonly cache: RequestCache,
+    private readonly clock: Clock,
+  ) {}
 
   async get(key: string): Promise<CachedResponse | undefined> {
     const hit = await this.cache.match(cacheUrl(key));

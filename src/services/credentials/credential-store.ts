@@ -120,10 +120,18 @@ export function parseCredentialDocument(json: unknown): CredentialDocument {
     if (first !== undefined) fail(`${where} has the same ${what} as ${first}: remove one of them`);
     seen.set(key, where);
   };
-  parsed.projects.forEach((p, i) => once(`digest:${p.key_sha256}`, `projects[${i}] (${JSON.stringify(p.id)})`, 'digest'));
-  parsed.personal_tokens.forEach((t, i) => once(`digest:${t.token_sha256}`, `personal_tokens[${i}] (${JSON.stringify(t.member)})`, 'digest'));
-  parsed.clients.forEach((c, i) => once(`digest:${c.secret_sha256}`, `clients[${i}] (${JSON.stringify(c.id)})`, 'digest'));
-  parsed.clients.forEach((c, i) => once(`client:${c.id}`, `clients[${i}] (${JSON.stringify(c.id)})`, 'client id'));
+  parsed.projects.forEach((p, i) => {
+    once(`digest:${p.key_sha256}`, `projects[${i}] (${JSON.stringify(p.id)})`, 'digest');
+  });
+  parsed.personal_tokens.forEach((t, i) => {
+    once(`digest:${t.token_sha256}`, `personal_tokens[${i}] (${JSON.stringify(t.member)})`, 'digest');
+  });
+  parsed.clients.forEach((c, i) => {
+    once(`digest:${c.secret_sha256}`, `clients[${i}] (${JSON.stringify(c.id)})`, 'digest');
+  });
+  parsed.clients.forEach((c, i) => {
+    once(`client:${c.id}`, `clients[${i}] (${JSON.stringify(c.id)})`, 'client id');
+  });
   return parsed;
 }
 

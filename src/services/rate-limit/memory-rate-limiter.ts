@@ -11,7 +11,10 @@ import { countHit, peekWindow, type WindowState } from './fixed-window';
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows: LRUCache<string, WindowState>;
 
-  constructor(private readonly clock: Clock, maxBuckets = 50_000) {
+  constructor(
+    private readonly clock: Clock,
+    maxBuckets = 50_000,
+  ) {
     this.windows = new LRUCache({ max: maxBuckets });
   }
 

@@ -108,7 +108,10 @@ export class UpstreamClient {
   private async within<T>(pending: Promise<T | undefined>, ms: number): Promise<Outcome<T>> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<Outcome<T>>((resolve) => (timer = setTimeout(() => resolve({ kind: 'late' }), ms)));
-    const ended = pending.then((value): Outcome<T> => ({ kind: 'answered', value }), (error: unknown): Outcome<T> => ({ kind: 'failed', error }));
+    const ended = pending.then(
+      (value): Outcome<T> => ({ kind: 'answered', value }),
+      (error: unknown): Outcome<T> => ({ kind: 'failed', error }),
+    );
     try {
       return await Promise.race([ended, late]);
     } finally {

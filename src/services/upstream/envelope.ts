@@ -35,28 +35,35 @@ function record(v: unknown, where: string): AnyRecord {
  * paging (v1 slices v2 pages) stays right: page size 20, the requested page, and as many records as
  * the total leaves for that page. Upstream `links` are not read: the gateway renders its own.
  */
-export const collectionOf = (page: number) => (body: unknown): UpstreamCollection => {
-  check(isObject(body) && Array.isArray(body.data) && isObject(body.meta), 'body is not a {data: [], meta: {}} envelope');
-  const { total, per_page: perPage, current_page: current } = body.meta;
-  check(isCount(total), 'meta.total is not a whole number');
-  check(perPage === PAGE_SIZE, `meta.per_page is not ${PAGE_SIZE}`);
-  check(current === page, `meta.current_page is not the requested page ${page}`);
-  const expected = Math.max(0, Math.min(PAGE_SIZE, total - (page - 1) * PAGE_SIZE));
-  check(body.data.length === expected, `data holds ${body.data.length} records where meta.total implies ${expected}`);
-  return { data: body.data.map((r, i) => record(r, `data[${i}]`)), meta: { total } };
-};
+export const collectionOf =
+  (page: number) =>
+  (body: unknown): UpstreamCollection => {
+    check(isObject(body) && Array.isArray(body.data) && isObject(body.meta), 'body is not a {data: [], meta: {}} envelope');
+    const { total, per_page: perPage, current_page: current } = body.meta;
+    check(isCount(total), 'meta.total is not a whole number');
+    check(perPage === PAGE_SIZE, `meta.per_page is not ${PAGE_SIZE}`);
+    check(current === page, `meta.current_page is not the requested page ${page}`);
+    const expected = Math.max(0, Math.min(PAGE_SIZE, total - (page - 1) * PAGE_SIZE));
+    check(body.data.length === expected, `data holds ${body.data.length} records where meta.total implies ${expected}`);
+    return { data: body.data.map((r, i) => record(r, `data[${i}]`)), meta: { total } };
+  };
 
 const COUNTS = ['synonyms_count', 'images_count', 'sources_count'] as const;
 
 /** Checks a detail body: one record with the requested id, and `meta.last_modified` as RFC 3339. */
-export const detailOf = (id: string) => (body: unknown): UpstreamDetail => {
-  check(isObject(body) && isObject(body.meta), 'body is not a {data: {}, meta: {}} envelope');
-  const data = record(body.data, 'data');
-  check(data.id === id, `data.id is not the requested id`);
-  const { last_modified: lastModified } = body.meta;
-  check(typeof lastModified === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(lastModified) && !Number.isNaN(Date.parse(lastModified)), 'meta.last_modified is not an RFC 3339 instant');
-  for (const name of COUNTS) check(body.meta[name] === undefined || isCount(body.meta[name]), `meta.${name} is not a whole number`);
-  // Only the fields a detail's meta may carry, in the upstream's order.
-  const meta = Object.fromEntries(Object.entries(body.meta).filter(([k]) => k === 'last_modified' || (COUNTS as readonly string[]).includes(k)));
-  return { data, meta: meta as unknown as DetailMeta };
-};
+export const detailOf =
+  (id: string) =>
+  (body: unknown): UpstreamDetail => {
+    check(isObject(body) && isObject(body.meta), 'body is not a {data: {}, meta: {}} envelope');
+    const data = record(body.data, 'data');
+    check(data.id === id, `data.id is not the requested id`);
+    const { last_modified: lastModified } = body.meta;
+    check(
+      typeof lastModified === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(lastModified) && !Number.isNaN(Date.parse(lastModified)),
+      'meta.last_modified is not an RFC 3339 instant',
+    );
+    for (const name of COUNTS) check(body.meta[name] === undefined || isCount(body.meta[name]), `meta.${name} is not a whole number`);
+    // Only the fields a detail's meta may carry, in the upstream's order.
+    const meta = Object.fromEntries(Object.entries(body.meta).filter(([k]) => k === 'last_modified' || (COUNTS as readonly string[]).includes(k)));
+    return { data, meta: meta as unknown as DetailMeta };
+  };

@@ -14,7 +14,10 @@ const ENTRY_OVERHEAD = 64;
 export class MemoryResponseCache implements ResponseCache {
   private readonly lru: LRUCache<string, CachedResponse>;
 
-  constructor(options: { maxEntries: number; maxBytes: number }, private readonly clock: Clock) {
+  constructor(
+    options: { maxEntries: number; maxBytes: number },
+    private readonly clock: Clock,
+  ) {
     this.lru = new LRUCache<string, CachedResponse>({
       max: options.maxEntries,
       maxSize: options.maxBytes,

@@ -28,7 +28,12 @@ export interface Failure {
 export const unavailable = () => new ApiError('upstream/unavailable', 'The upstream service could not answer; try again later.');
 
 export const failure = (error: ApiError, reason: string, flags: { retryable?: boolean; outage?: boolean; level?: 'warn' | 'error' } = {}): Failure => ({
-  kind: 'failed', error, reason, retryable: flags.retryable ?? false, outage: flags.outage ?? true, level: flags.level ?? 'warn',
+  kind: 'failed',
+  error,
+  reason,
+  retryable: flags.retryable ?? false,
+  outage: flags.outage ?? true,
+  level: flags.level ?? 'warn',
 });
 
 export interface ResilienceOptions {
@@ -54,8 +59,11 @@ export class Resilience {
 
   constructor(private readonly options: ResilienceOptions) {
     const { tuning, clock, log, name } = options;
-    this.breaker = options.breaker ?? new CircuitBreaker(tuning.breakerThreshold, tuning.breakerCooldownMs, clock, (state) =>
-      log({ level: state === 'open' ? 'error' : 'info', message: `${name} circuit breaker ${state}` }));
+    this.breaker =
+      options.breaker ??
+      new CircuitBreaker(tuning.breakerThreshold, tuning.breakerCooldownMs, clock, (state) =>
+        log({ level: state === 'open' ? 'error' : 'info', message: `${name} circuit breaker ${state}` }),
+      );
     this.budget = options.retryBudget ?? new RetryBudget(tuning.retryBudgetPercent / 100, RETRY_BURST);
   }
 
@@ -70,7 +78,14 @@ export class Resilience {
       if (failed && outcome.outage) this.breaker.failure();
       else this.breaker.success();
       if (!failed) return outcome;
-      this.options.log({ level: outcome.level, message: `${this.options.name} ${outcome.reason}`, request_id: ctx.requestId, upstream_path: ctx.path, attempt: n, code: outcome.error.code });
+      this.options.log({
+        level: outcome.level,
+        message: `${this.options.name} ${outcome.reason}`,
+        request_id: ctx.requestId,
+        upstream_path: ctx.path,
+        attempt: n,
+        code: outcome.error.code,
+      });
       const retry = outcome.retryable && n <= retries && !deadline.aborted && this.budget.withdraw();
       if (!retry) throw outcome.error;
       await pause(Math.random() * RETRY_JITTER_MS, deadline);
@@ -79,7 +94,8 @@ export class Resilience {
 
   /** A fetch that threw: the deadline passed, the body was refused, or the connection failed. */
   thrown(err: unknown, deadline: AbortSignal): Failure {
-    if (deadline.aborted) return failure(new ApiError('upstream/timeout', `The upstream service did not answer within ${this.options.tuning.timeoutMs} ms.`), 'timed out');
+    if (deadline.aborted)
+      return failure(new ApiError('upstream/timeout', `The upstream service did not answer within ${this.options.tuning.timeoutMs} ms.`), 'timed out');
     if (err instanceof MalformedUpstream) return failure(unavailable(), `answered a malformed body: ${err.message}`, { level: 'error' });
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     return failure(unavailable(), `connection failed: ${cause?.code ?? cause?.message ?? (err as Error).message}`, { retryable: true });
@@ -90,11 +106,17 @@ export class Resilience {
     const { status } = res;
     const wait = retryAfterSeconds(res.headers.get('retry-after'), this.options.clock.now());
     if ((status === 503 || status === 429) && wait !== undefined) {
-      return failure(new ApiError('upstream/backOff', `The upstream service asks to retry in ${wait} s.`, { 'Retry-After': String(wait) }), `asked to back off (${status}, Retry-After ${wait})`);
+      return failure(
+        new ApiError('upstream/backOff', `The upstream service asks to retry in ${wait} s.`, { 'Retry-After': String(wait) }),
+        `asked to back off (${status}, Retry-After ${wait})`,
+      );
     }
     if (status >= 500) return failure(unavailable(), `answered ${status}`, { retryable: status === 502 || status === 503 || status === 504 });
     if (status === 401 || status === 403) {
-      return failure(unavailable(), `refused the gateway's own credential (${status}): check ${this.options.credentialVariable}`, { outage: false, level: 'error' });
+      return failure(unavailable(), `refused the gateway's own credential (${status}): check ${this.options.credentialVariable}`, {
+        outage: false,
+        level: 'error',
+      });
     }
     return failure(unavailable(), `answered an unexpected ${status}`, { outage: false, level: 'error' });
   }

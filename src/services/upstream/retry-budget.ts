@@ -6,7 +6,10 @@
 export class RetryBudget {
   private tokens: number;
 
-  constructor(private readonly ratio: number, private readonly burst: number) {
+  constructor(
+    private readonly ratio: number,
+    private readonly burst: number,
+  ) {
     this.tokens = burst;
   }
 

@@ -16,7 +16,10 @@ const MAX_KEYS = 1_000;
 export class StaleWarnings {
   private readonly windows = new LRUCache<string, { until: number; count: number }>({ max: MAX_KEYS });
 
-  constructor(private readonly clock: Clock, private readonly log: (line: LogLine) => void) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly log: (line: LogLine) => void,
+  ) {}
 
   served(key: string, line: Omit<LogLine, 'level' | 'message'>): void {
     const now = this.clock.now();

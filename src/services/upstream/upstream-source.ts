@@ -1,7 +1,20 @@
 import { ApiError } from '../../errors/api-error';
 import { fnv64Hex, hex64 } from '../../core/hash';
 import { RawJson, renderJson } from '../../core/json-body';
-import type { AnyRecord, Detail, ListPage, ListQuery, Readiness, RecordSource, ResourceName, Scope, SourceContext, StoredDetail, StoredPage, StoredReads } from '../record-source';
+import type {
+  AnyRecord,
+  Detail,
+  ListPage,
+  ListQuery,
+  Readiness,
+  RecordSource,
+  ResourceName,
+  Scope,
+  SourceContext,
+  StoredDetail,
+  StoredPage,
+  StoredReads,
+} from '../record-source';
 import { PAGE_SIZE } from '../record-source';
 import { UpstreamClient, type UpstreamOptions } from './client';
 import { collectionOf, detailOf } from './envelope';

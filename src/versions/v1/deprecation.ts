@@ -32,7 +32,11 @@ export function deprecation({ v1DeprecatedAt, v1Sunset, docsUrl, migration }: De
       const sunsetDay = new Date(v1Sunset).toISOString().slice(0, 10);
       doc.info.description = `**Deprecated** since ${new Date(v1DeprecatedAt).toISOString().slice(0, 10)}; retired on ${sunsetDay}, when every request answers 410. Move to v2: ${migrationGuideUrl(docsUrl)}\n\n${doc.info.description}`;
       Object.assign(doc.components.headers, {
-        Deprecation: { description: `When this version was deprecated (RFC 9745): \`${deprecationValue}\`.`, required: true, schema: { type: 'string', pattern: '^@\\d+$' } },
+        Deprecation: {
+          description: `When this version was deprecated (RFC 9745): \`${deprecationValue}\`.`,
+          required: true,
+          schema: { type: 'string', pattern: '^@\\d+$' },
+        },
         Sunset: { description: `When this version stops (RFC 8594): \`${sunsetValue}\`.`, required: true, schema: { type: 'string' } },
         Link: { description: `The migration guide: \`${link}\`.`, required: true, schema: { type: 'string', pattern: 'rel="deprecation"' } },
       });

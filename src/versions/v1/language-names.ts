@@ -9,7 +9,14 @@ const displayNames = new Intl.DisplayNames(['en'], { type: 'language', fallback:
  * the codes it cannot name (`aaq`, `alg`, `alq`, `ciw`, `pgm`) are absent and stay codes.
  */
 const DATASET_NAMES: Readonly<Record<string, string>> = {
-  en: 'English', fr: 'French', atj: 'Atikamekw', chp: 'Chipewyan', cr: 'Cree', mic: "Mi'kmaw", moe: 'Innu-aimun', oj: 'Ojibwa',
+  en: 'English',
+  fr: 'French',
+  atj: 'Atikamekw',
+  chp: 'Chipewyan',
+  cr: 'Cree',
+  mic: "Mi'kmaw",
+  moe: 'Innu-aimun',
+  oj: 'Ojibwa',
 };
 const known = new Map<string, string>(Object.entries(DATASET_NAMES));
 

@@ -21,7 +21,7 @@ export const pagesOfTen: VersionChange = {
   },
   describe(doc) {
     type Props = Record<string, JsonSchema>;
-    for (const resource of RESOURCE_NAMES) ((doc.components.schemas[collectionSchema(resource)]!.properties as Props).data!).maxItems = V1_PAGE_SIZE;
+    for (const resource of RESOURCE_NAMES) (doc.components.schemas[collectionSchema(resource)]!.properties as Props).data!.maxItems = V1_PAGE_SIZE;
     const meta = doc.components.schemas.CollectionMeta!.properties as Props;
     if (meta.per_page) meta.per_page = { type: 'integer', const: V1_PAGE_SIZE, description: `Always ${V1_PAGE_SIZE}.` };
     doc.components.parameters.page!.description = `1-based page number; absent means 1. Pages hold ${V1_PAGE_SIZE} records.`;

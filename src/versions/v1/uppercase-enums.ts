@@ -6,8 +6,7 @@ import type { JsonObject, VersionChange } from '../version';
 /** The record fields v1 spelled in UPPERCASE. Trait tokens and `growth_rate` already are, in both versions. */
 const FIELDS = ['rank', 'status', 'duration'] as const;
 
-const upper = (value: unknown): unknown =>
-  typeof value === 'string' ? value.toUpperCase() : Array.isArray(value) ? value.map(upper) : value;
+const upper = (value: unknown): unknown => (typeof value === 'string' ? value.toUpperCase() : Array.isArray(value) ? value.map(upper) : value);
 
 /** The field's schema with its pattern, examples and quoted tokens in UPPERCASE. */
 function upperSchema(schema: JsonSchema): JsonSchema {

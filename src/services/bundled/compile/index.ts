@@ -52,9 +52,13 @@ export function compileDataset(dataset: Dataset, inputs = ''): Uint8Array {
       const positions = byId.subarray(from, to);
       const texts = [...positions].map((p) => encoder.encode(ids[p]!));
       const idOffsets = new Uint32Array(texts.length + 1);
-      texts.forEach((t, i) => (idOffsets[i + 1] = idOffsets[i]! + t.byteLength));
+      texts.forEach((t, i) => {
+        idOffsets[i + 1] = idOffsets[i]! + t.byteLength;
+      });
       const text = new Uint8Array(idOffsets[texts.length]!);
-      texts.forEach((t, i) => text.set(t, idOffsets[i]!));
+      texts.forEach((t, i) => {
+        text.set(t, idOffsets[i]!);
+      });
       idFences.push(ids[positions[0]!]!);
       sections[section.ids(resource, k)] = writeContainer(null, { text, offsets: idOffsets, positions });
     });
@@ -82,7 +86,14 @@ export function compileDataset(dataset: Dataset, inputs = ''): Uint8Array {
       gramFences.push(search.keys[from]!);
       sections[section.postings(resource, k)] = writeContainer(null, { keys: search.keys.subarray(from, to), starts: part.offsets, postings: part.bytes });
     });
-    resources[resource] = { count: records.length, idFences, gramFences, sortable: [...spec.sortable], parents: Object.keys(spec.parents), counts: Object.keys(counts) };
+    resources[resource] = {
+      count: records.length,
+      idFences,
+      gramFences,
+      sortable: [...spec.sortable],
+      parents: Object.keys(spec.parents),
+      counts: Object.keys(counts),
+    };
   }
   const meta: CompiledMeta = { format: FORMAT, inputs, last_modified: dataset.dataset.last_modified, resources };
   return writeContainer(meta, sections);

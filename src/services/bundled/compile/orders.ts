@@ -19,7 +19,7 @@ export function buildOrders(records: readonly AnyRecord[], sortable: readonly st
   const out: Record<string, BuiltOrder> = {};
   for (const field of sortable) {
     if (field === 'id') continue;
-    const values = records.map((r) => ((r as unknown as Record<string, SortValue>)[field] ?? null));
+    const values = records.map((r) => (r as unknown as Record<string, SortValue>)[field] ?? null);
     const compare = (a: SortValue, b: SortValue) => (typeof a === 'number' && typeof b === 'number' ? a - b : textCollator.compare(String(a), String(b)));
     const present = [...values.keys()].filter((i) => values[i] !== null);
     // Ties by position, which is id order (Array#sort is stable).
@@ -45,7 +45,12 @@ export interface BuiltChildren {
 }
 
 /** Stage 3b: the child lists of every scope (`/genus/{id}/species`, ...), by the parent's position. */
-export function buildChildren(records: readonly AnyRecord[], parentOf: (r: AnyRecord) => string | null, parentIds: readonly string[], parent: ResourceName): BuiltChildren {
+export function buildChildren(
+  records: readonly AnyRecord[],
+  parentOf: (r: AnyRecord) => string | null,
+  parentIds: readonly string[],
+  parent: ResourceName,
+): BuiltChildren {
   const parentAt = new Map(parentIds.map((id, i) => [id, i]));
   const groups: number[][] = parentIds.map(() => []);
   records.forEach((record, i) => {
@@ -56,6 +61,8 @@ export function buildChildren(records: readonly AnyRecord[], parentOf: (r: AnyRe
     groups[p]!.push(i);
   });
   const start = new Uint32Array(parentIds.length + 1);
-  groups.forEach((g, p) => (start[p + 1] = start[p]! + g.length));
+  groups.forEach((g, p) => {
+    start[p + 1] = start[p]! + g.length;
+  });
   return { start, positions: Uint32Array.from(groups.flat()) };
 }

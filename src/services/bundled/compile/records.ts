@@ -23,9 +23,13 @@ export function buildRecords(spec: ResourceSpec, lastModified: string): BuiltRec
   const encoder = new TextEncoder();
   const parts = records.map((r) => encoder.encode(JSON.stringify(r)));
   const offsets = new Uint32Array(records.length + 1);
-  parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.byteLength));
+  parts.forEach((p, i) => {
+    offsets[i + 1] = offsets[i]! + p.byteLength;
+  });
   const json = new Uint8Array(offsets[records.length]!);
-  parts.forEach((p, i) => json.set(p, offsets[i]!));
+  parts.forEach((p, i) => {
+    json.set(p, offsets[i]!);
+  });
 
   const counts = Object.fromEntries(Object.entries(spec.detailCounts).map(([name, read]) => [name, Uint32Array.from(records, read)]));
   const seconds = Math.floor(Date.parse(lastModified) / 1000);

@@ -24,7 +24,9 @@ export function buildSearch(records: readonly AnyRecord[], searchable: (r: AnyRe
   const encoder = new TextEncoder();
   const parts: Uint8Array[] = [];
   records.forEach((record, i) => {
-    const fields = searchable(record).filter((t): t is string => !!t).map(fold);
+    const fields = searchable(record)
+      .filter((t): t is string => !!t)
+      .map(fold);
     for (const field of fields) {
       for (let at = 0; at + GRAM <= field.length; at++) {
         const key = gramKey(field, at);
@@ -36,9 +38,13 @@ export function buildSearch(records: readonly AnyRecord[], searchable: (r: AnyRe
     parts.push(joined(fields.map((f) => encoder.encode(f))));
   });
   const offsets = new Uint32Array(records.length + 1);
-  parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.byteLength));
+  parts.forEach((p, i) => {
+    offsets[i + 1] = offsets[i]! + p.byteLength;
+  });
   const text = new Uint8Array(offsets[records.length]!);
-  parts.forEach((p, i) => text.set(p, offsets[i]!));
+  parts.forEach((p, i) => {
+    text.set(p, offsets[i]!);
+  });
 
   const keys = Float64Array.from(grams.keys()).sort();
   const starts = new Uint32Array(keys.length + 1);

@@ -128,8 +128,10 @@ export class CompiledResource {
     let k = -1;
     for (let lo = 0, hi = fences.length - 1; lo <= hi; ) {
       const mid = (lo + hi) >>> 1;
-      if (fences[mid]! <= id) (k = mid), (lo = mid + 1);
-      else hi = mid - 1;
+      if (fences[mid]! <= id) {
+        k = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
     }
     if (k < 0) return undefined;
     const chunk = this.idChunk(k);
@@ -183,7 +185,12 @@ export class CompiledResource {
     const i = at % RECORD_CHUNK;
     const named: Record<string, number> = {};
     for (let n = 0; n < counts.length; n++) named[this.meta.counts[n]!] = counts[n]![i]!;
-    return { bytes: json.subarray(offsets[i]!, offsets[i + 1]!), etag: hex8(etags[2 * i]!) + hex8(etags[2 * i + 1]!), lastModified: rfc3339(lastModified[i]!), counts: named };
+    return {
+      bytes: json.subarray(offsets[i]!, offsets[i + 1]!),
+      etag: hex8(etags[2 * i]!) + hex8(etags[2 * i + 1]!),
+      lastModified: rfc3339(lastModified[i]!),
+      counts: named,
+    };
   }
 
   /** Dense ranks of `field` by position; `id` ranks are the positions themselves (undefined). */
@@ -220,7 +227,8 @@ export class CompiledResource {
     const key = `${field}:${direction}`;
     let order = this.derived.get(key);
     if (!order) {
-      order = field === 'id' ? await this.orderWindow(field, direction, 0, this.count) : Uint32Array.from(await this.orderWindow(field, direction, 0, this.count));
+      order =
+        field === 'id' ? await this.orderWindow(field, direction, 0, this.count) : Uint32Array.from(await this.orderWindow(field, direction, 0, this.count));
       this.derived.set(key, order);
     }
     return order;

@@ -19,7 +19,13 @@ export async function searchPositions(resource: CompiledResource, q: string): Pr
   const name = resource.name;
   const bytes = encoder.encode(needle);
   const chunkCount = Math.ceil(resource.count / SEARCH_CHUNK);
-  if (needle.length < GRAM) return check(resource, Array.from({ length: resource.count }, (_, i) => i), bytes, chunkCount);
+  if (needle.length < GRAM)
+    return check(
+      resource,
+      Array.from({ length: resource.count }, (_, i) => i),
+      bytes,
+      chunkCount,
+    );
 
   // Each gram's postings chunk, found through the fences; the chunk holds its keys and offsets too.
   const fences = resource.meta.gramFences;
@@ -30,7 +36,10 @@ export async function searchPositions(resource: CompiledResource, q: string): Pr
     if (chunk < 0) return NONE;
     if (!wanted.some((w) => w.key === key)) wanted.push({ key, chunk });
   }
-  const parts = await resource.parts((k) => section.postings(name, k), wanted.map((w) => w.chunk));
+  const parts = await resource.parts(
+    (k) => section.postings(name, k),
+    wanted.map((w) => w.chunk),
+  );
   const grams: Array<{ postings: Uint8Array; from: number; to: number }> = [];
   for (const { key, chunk } of wanted) {
     const part = parts.get(chunk)!;
@@ -71,8 +80,10 @@ function fence(fences: readonly number[], key: number): number {
   let found = -1;
   for (let lo = 0, hi = fences.length - 1; lo <= hi; ) {
     const mid = (lo + hi) >>> 1;
-    if (fences[mid]! <= key) (found = mid), (lo = mid + 1);
-    else hi = mid - 1;
+    if (fences[mid]! <= key) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
   }
   return found;
 }
