@@ -1,0 +1,84 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { batchedLog } from '../../src/node';
+
+/** A log reader that takes nothing until released: a stalled pipe or log shipper. */
+function stalledReader() {
+  const received: string[] = [];
+  let stalled = true;
+  const waiting: Array<() => void> = [];
+  const stream = new Writable({
+    decodeStrings: false,
+    write(chunk: string, _encoding, done) {
+      received.push(chunk);
+      if (stalled) waiting.push(done);
+      else done();
+    },
+  });
+  const release = async () => {
+    stalled = false;
+    while (waiting.length > 0) {
+      waiting.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  const lines = () =>
+    received
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { stream, release, lines };
+}
+
+describe('the batched access log', () => {
+  it('holds at most its bound while the reader is stalled, counts what it drops, and says so once the reader is back', async () => {
+    const reader = stalledReader();
+    const max = 200_000;
+    const { log } = batchedLog(reader.stream, max);
+    const total = 20_000;
+    let held = 0;
+    for (let i = 0; i < total; i++) {
+      log({ n: i, path: '/v2/species?q=abies&page=2', status: 200 });
+      held = Math.max(held, reader.stream.writableLength);
+    }
+    // 20,000 lines of ~60 bytes are 1.2 MB: without the bound, all of it would wait in memory.
+    expect(held).toBeLessThanOrEqual(max);
+    await reader.release();
+    log({ n: total, after: true });
+    log({ n: total + 1, after: true });
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const lines = reader.lines();
+    const kept = lines.filter((l) => typeof l.n === 'number' && l.after === undefined);
+    const warnings = lines.filter((l) => l.level === 'warn');
+    expect(warnings).toHaveLength(1);
+    const warning = warnings[0];
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(total);
+    expect(warning, JSON.stringify(lines.slice(-3))).toMatchObject({
+      message: 'log lines dropped: the log reader did not keep up',
+      dropped: total - kept.length,
+    });
+    expect(lines.slice(-2)).toEqual([
+      { n: total, after: true },
+      { n: total + 1, after: true },
+    ]);
+    // The lines kept are the first ones, in order: dropping never reorders.
+    expect(kept.map((l) => l.n)).toEqual(Array.from({ length: kept.length }, (_, i) => i));
+  });
+
+  it('drops nothing while the reader keeps up', async () => {
+    const reader = stalledReader();
+    await reader.release();
+    const { log } = batchedLog(reader.stream, 200_000);
+    for (let i = 0; i < 20_000; i++) {
+      log({ n: i });
+      if (i % 1000 === 999) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const lines = reader.lines();
+    expect(lines.some((l) => l.level === 'warn')).toBe(false);
+    expect(lines.map((l) => l.n)).toEqual(Array.from({ length: 20_000 }, (_, i) => i));
+  });
+});
