@@ -1,4 +1,4 @@
-import { parseIntervals, type Interval } from './migration/intervals';
+import { parseInstant, parseIntervals, RFC3339, type Interval } from './migration/intervals';
 
 /**
  * The one typed configuration, parsed once at an entry from environment variables (Node) or
@@ -93,11 +93,11 @@ export function parseConfig(vars: ConfigVars): Config {
   };
   const instant = (name: string, fallback: string): number => {
     const raw = text(name) ?? fallback;
-    try {
-      return parseInstant(raw);
-    } catch (err) {
-      throw new ConfigError(name, `${(err as Error).message} (got ${JSON.stringify(raw)})`);
-    }
+    const ms = parseInstant(raw);
+    if (ms !== undefined) return ms;
+    if (RFC3339.test(raw)) throw new ConfigError(name, `is not a real date and time: check the day of the month, the hour and the offset (got ${JSON.stringify(raw)})`);
+    const hint = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(raw) ? " (this one has no offset, so it would depend on the server's time zone)" : '';
+    throw new ConfigError(name, `must be an RFC 3339 date-time with an offset, Z or +hh:mm, such as 2027-07-31T00:00:00Z${hint} (got ${JSON.stringify(raw)})`);
   };
   const url = (name: string, fallback?: string): string | undefined => {
     const raw = text(name) ?? fallback;
@@ -210,37 +210,6 @@ export function parseConfig(vars: ConfigVars): Config {
       maxConnections: int('MAX_CONNECTIONS', 10_000, 1),
     },
   };
-}
-
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/i;
-
-/**
- * An RFC 3339 date-time with an explicit offset, as epoch milliseconds. `Date.parse` would read a
- * date without an offset in the machine's local time and roll `2027-02-30` over into March, so a
- * sunset could silently move; both are refused here.
- */
-export function parseInstant(raw: string): number {
-  const m = RFC3339.exec(raw);
-  if (!m) {
-    const hint = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(raw) ? " (this one has no offset, so it would depend on the server's time zone)" : '';
-    throw new Error(`must be an RFC 3339 date-time with an offset, Z or +hh:mm, such as 2027-07-31T00:00:00Z${hint}`);
-  }
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const offsetHours = m[9] === undefined ? 0 : Number(m[9]);
-  const offsetMinutes = m[10] === undefined ? 0 : Number(m[10]);
-  const utc = Date.UTC(year, month - 1, day, hour, minute, second);
-  const back = new Date(utc);
-  const real =
-    back.getUTCFullYear() === year &&
-    back.getUTCMonth() === month - 1 &&
-    back.getUTCDate() === day &&
-    back.getUTCHours() === hour &&
-    back.getUTCMinutes() === minute &&
-    back.getUTCSeconds() === second;
-  if (!real || offsetHours > 23 || offsetMinutes > 59) throw new Error('is not a real date and time: check the day of the month, the hour and the offset');
-  const fraction = m[7] === undefined ? 0 : Math.floor(Number(`0${m[7]}`) * 1000);
-  const sign = m[8]!.startsWith('-') ? -1 : 1;
-  return utc + fraction - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
 }
 
 /**

@@ -4,17 +4,22 @@ export interface Interval {
   end: number;
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+/** The shape of an RFC 3339 date-time with an explicit offset (`Z` or `+hh:mm`), whether or not the date is real. */
+export const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/i;
 /** Weeks, or days and clock time; years and months are left out because their length varies. */
 const DURATION = /^P(?:(\d+)W|(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?)$/i;
 
-/** An RFC 3339 date-time with an explicit offset; an impossible date (`2027-02-30`) is refused. */
+/**
+ * An RFC 3339 date-time with an explicit offset, as epoch milliseconds; an impossible date
+ * (`2027-02-30`, `24:00:00`, an offset past `23:59`) is refused. `Date.parse` alone would roll a
+ * 30 February over into March and read a date without an offset in the machine's time zone.
+ */
 export function parseInstant(text: string): number | undefined {
   const m = RFC3339.exec(text);
   if (!m) return undefined;
-  const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
+  const [, y, mo, d, h, mi, s, , oh = 0, om = 0] = m.map((v) => (v === undefined ? undefined : Number(v)));
   const calendar = new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, s!));
-  if (calendar.getUTCMonth() !== mo! - 1 || calendar.getUTCDate() !== d! || h! > 23 || mi! > 59 || s! > 59) return undefined;
+  if (calendar.getUTCMonth() !== mo! - 1 || calendar.getUTCDate() !== d! || h! > 23 || mi! > 59 || s! > 59 || oh > 23 || om > 59) return undefined;
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? undefined : ms;
 }

@@ -47,7 +47,7 @@ export class FailedAuthentications {
    * source address or the named client is past the limit.
    */
   async guard(c: Context<AppEnv>, clientId: string | undefined, refusal: 'svc/tooManyRequests' | 'oauth/slowDown'): Promise<void> {
-    const buckets = this.buckets(c, clientId);
+    const buckets = this.buckets(this.address(c), clientId);
     const decisions = await Promise.all(buckets.map((b) => this.services.rateLimiter.peek(b.name, this.limit, WINDOW_SECONDS)));
     const full = buckets.filter((_, i) => !decisions[i]!.allowed);
     if (full.length === 0) return;
@@ -67,12 +67,13 @@ export class FailedAuthentications {
    * log line (the access line) say so, never with the secret.
    */
   async record(c: Context<AppEnv>, failure: AuthFailure): Promise<void> {
-    const buckets = this.buckets(c, failure.clientId);
+    const address = this.address(c);
+    const buckets = this.buckets(address, failure.clientId);
     c.set('authFailure', {
       place: failure.place,
       code: failure.code,
       client_id: failure.clientId?.slice(0, LOGGED_CLIENT_ID) ?? null,
-      source_address: this.address(c) ?? null,
+      source_address: address ?? null,
     });
     await Promise.all(buckets.map((b) => this.services.rateLimiter.hit(b.name, this.limit, WINDOW_SECONDS)));
   }
@@ -82,8 +83,7 @@ export class FailedAuthentications {
   }
 
   /** The buckets an attempt counts in: its address when one is known, and the client it names. */
-  private buckets(c: Context<AppEnv>, clientId: string | undefined): Bucket[] {
-    const address = this.address(c);
+  private buckets(address: string | undefined, clientId: string | undefined): Bucket[] {
     return [
       ...(address !== undefined ? [{ name: `authfail:addr:${address}`, who: 'from this address' }] : []),
       ...(clientId ? [{ name: `authfail:client:${clientId}`, who: 'for this client' }] : []),

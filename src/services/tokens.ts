@@ -7,7 +7,7 @@ import type { ResourceName } from './record-source';
 /** Lifetime of a minted access token (spec: 15 minutes). */
 export const TOKEN_LIFETIME_SECONDS = 900;
 /** How far ahead of our clock another instance's clock may be when it issues a token. */
-export const ISSUE_SKEW_SECONDS = 60;
+const ISSUE_SKEW_SECONDS = 60;
 
 export interface IssuedToken {
   accessToken: string;

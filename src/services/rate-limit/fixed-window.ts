@@ -6,6 +6,12 @@ export interface WindowState {
   count: number;
 }
 
+/** When the window holding `now` opened (epoch ms): windows are aligned to the clock. */
+export const windowStart = (now: number, windowSeconds: number): number => Math.floor(now / (windowSeconds * 1000)) * windowSeconds * 1000;
+
+/** Seconds until the window that opened at `start` ends (the `t` of `RateLimit`, a 429's `Retry-After`). */
+const secondsLeft = (start: number, now: number, windowSeconds: number): number => Math.max(1, Math.ceil((start + windowSeconds * 1000 - now) / 1000));
+
 /**
  * Counts one request in fixed windows aligned to the clock (a 60 s window opens at every whole
  * minute), the one rule of every rate limiter here. Refused requests do not use up the window.
@@ -16,8 +22,7 @@ export function countHit(
   limit: number,
   windowSeconds: number,
 ): { state: WindowState; decision: RateLimitDecision } {
-  const length = windowSeconds * 1000;
-  const start = Math.floor(now / length) * length;
+  const start = windowStart(now, windowSeconds);
   const current = state && state.start === start ? state : { start, count: 0 };
   const allowed = current.count < limit;
   const next = allowed ? { start, count: current.count + 1 } : current;
@@ -27,20 +32,19 @@ export function countHit(
       allowed,
       limit,
       remaining: allowed ? limit - next.count : 0,
-      resetSeconds: Math.max(1, Math.ceil((start + length - now) / 1000)),
+      resetSeconds: secondsLeft(start, now, windowSeconds),
     },
   };
 }
 
 /** The bucket's window as it stands at `now`, counting nothing (the failure throttle asks before it checks). */
 export function peekWindow(state: WindowState | undefined, now: number, limit: number, windowSeconds: number): RateLimitDecision {
-  const length = windowSeconds * 1000;
-  const start = Math.floor(now / length) * length;
+  const start = windowStart(now, windowSeconds);
   const count = state && state.start === start ? state.count : 0;
   return {
     allowed: count < limit,
     limit,
     remaining: Math.max(0, limit - count),
-    resetSeconds: Math.max(1, Math.ceil((start + length - now) / 1000)),
+    resetSeconds: secondsLeft(start, now, windowSeconds),
   };
 }

@@ -1,7 +1,7 @@
 import type { LogLine } from '../../env';
 import type { Clock } from '../clock';
 import type { RateLimitDecision, RateLimiter } from '../rate-limiter';
-import { countHit, peekWindow } from './fixed-window';
+import { countHit, peekWindow, windowStart } from './fixed-window';
 
 /**
  * A bucket's window as Redis holds it: the count before this call and Redis' own time (epoch ms).
@@ -80,4 +80,3 @@ export class RedisRateLimiter implements RateLimiter {
   }
 }
 
-const windowStart = (now: number, windowSeconds: number) => Math.floor(now / (windowSeconds * 1000)) * windowSeconds * 1000;

@@ -3,7 +3,7 @@ import type { LogLine } from '../../env';
 import type { Clock } from '../clock';
 
 /** One warn line per cache key per window. */
-export const STALE_WARN_WINDOW_MS = 60_000;
+const STALE_WARN_WINDOW_MS = 60_000;
 /** Keys whose window is remembered: past this, the least recent may warn again early. */
 const MAX_KEYS = 1_000;
 

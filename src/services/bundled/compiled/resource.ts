@@ -1,3 +1,4 @@
+import { hex64 } from '../../../core/hash';
 import { readContainer, type SectionData } from './container';
 import { ORDER_CHUNK, RECORD_CHUNK, section, type ResourceMeta } from './layout';
 import { PieceCache } from './piece-cache';
@@ -46,7 +47,6 @@ function rfc3339(seconds: number): string {
   return text;
 }
 
-const hex8 = (n: number) => n.toString(16).padStart(8, '0');
 
 /** Resources a `PieceCache` can tell apart by the numeric keys of their record chunks. */
 const SLOTS = 16;
@@ -148,7 +148,11 @@ export class CompiledResource {
 
   /** Record chunk `k`, its sections looked up once while cached; synchronously when it is. */
   private recordChunk(k: number): RecordChunk | Promise<RecordChunk> {
-    return this.cached(this.slot + SLOTS * k, section.records(this.name, k), (bytes) => {
+    const key = this.slot + SLOTS * k;
+    // Looked up before the section's name is built: a page asks for a chunk once per record.
+    const held = this.cache.get(key);
+    if (held) return held as RecordChunk;
+    return this.cached(key, section.records(this.name, k), (bytes) => {
       const part = readContainer<null>(bytes as Uint8Array);
       return {
         json: part.section('json') as Uint8Array,
@@ -187,7 +191,7 @@ export class CompiledResource {
     for (let n = 0; n < counts.length; n++) named[this.meta.counts[n]!] = counts[n]![i]!;
     return {
       bytes: json.subarray(offsets[i]!, offsets[i + 1]!),
-      etag: hex8(etags[2 * i]!) + hex8(etags[2 * i + 1]!),
+      etag: hex64(etags[2 * i]!, etags[2 * i + 1]!),
       lastModified: rfc3339(lastModified[i]!),
       counts: named,
     };
