@@ -189,7 +189,9 @@ async function main(): Promise<void> {
       `requests: ${result.requests.total} in ${result.duration.toFixed(0)} s, ${result.requests.average.toFixed(0)} req/s (min ${result.requests.min}, max ${result.requests.max})`,
     );
     console.log(`latency ms: p50 ${result.latency.p50}, p99 ${result.latency.p99}, max ${result.latency.max}`);
-    console.log(`answers by status: ${byStatus} (401s are the bad credentials of the mix: ${((2 / 20) * 100).toFixed(0)}% of requests)`);
+    console.log(
+      `answers by status: ${byStatus} (401s are the bad credentials of the mix: ${((mix.filter((m) => m.kind === 'bad credential').length / mix.length) * 100).toFixed(0)}% of requests)`,
+    );
     console.log(`client-side errors: ${result.errors}, timeouts: ${result.timeouts}; dropped token requests sent: ${dropped}`);
     console.log(`gateway log: ${logged.lines} lines, ${logged.errorLines} error lines, ${logged.status5xx} with a 5xx status, ${logged.abortedLines} aborted`);
     console.log(`RSS MB (s: MB): ${rss.map(([s, mb]) => `${s}: ${mb.toFixed(0)}`).join(', ')}`);

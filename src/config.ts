@@ -95,7 +95,8 @@ export function parseConfig(vars: ConfigVars): Config {
     const raw = text(name) ?? fallback;
     const ms = parseInstant(raw);
     if (ms !== undefined) return ms;
-    if (RFC3339.test(raw)) throw new ConfigError(name, `is not a real date and time: check the day of the month, the hour and the offset (got ${JSON.stringify(raw)})`);
+    if (RFC3339.test(raw))
+      throw new ConfigError(name, `is not a real date and time: check the day of the month, the hour and the offset (got ${JSON.stringify(raw)})`);
     const hint = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(raw) ? " (this one has no offset, so it would depend on the server's time zone)" : '';
     throw new ConfigError(name, `must be an RFC 3339 date-time with an offset, Z or +hh:mm, such as 2027-07-31T00:00:00Z${hint} (got ${JSON.stringify(raw)})`);
   };

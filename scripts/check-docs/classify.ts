@@ -55,15 +55,15 @@ const ONLINE_WRANGLER = /^(deploy|secret|login|logout|tail|whoami|kv namespace|k
 
 export function classify(command: DocCommand, repo: Repository): Classified {
   const problems: string[] = [];
-  const kinds = segments(command.text).map((segment) => segmentKind(segment, repo, problems));
-  for (const segment of segments(command.text)) {
+  const parts = segments(command.text);
+  const kinds = parts.map((segment) => segmentKind(segment, repo, problems));
+  for (const segment of parts) {
     for (const word of [...segment.assignments.map((a) => a.slice(a.indexOf('=') + 1)), ...segment.words]) {
       if (isSourcePath(word) && !existsSync(join(repo.root, word))) problems.push(`${word} does not exist`);
       if (/^https?:\/\//.test(word) && !LOCAL_URL.test(word)) kinds.push('online');
     }
   }
   if (!command.online && kinds.includes('online')) problems.push(`needs the network or a Cloudflare account: mark its block \`\`\`sh ${ONLINE_MARKER}`);
-  const parts = segments(command.text);
   const starts = parts.length === 1 && parts[0]!.words.join(' ') === 'npm start';
   const verdict: Verdict = command.online ? 'online' : starts ? 'start' : kinds.every((k) => k === 'run' || k === 'neutral') ? 'run' : 'static';
   return { verdict, problems: [...new Set(problems)] };

@@ -8,6 +8,9 @@ import type { Side } from './compare';
 
 type Vars = AppEnv['Variables'];
 
+/** What the gateway learnt of the request before the routes, handed to the shadow as it stands. */
+const CARRIED = ['requestId', 'version', 'base', 'host', 'caller'] as const;
+
 /**
  * The facade's answer to a v1 request the legacy backend has already answered: the same core
  * routes the gateway serves v1 with, for the caller the gateway authenticated, rendered in v1,
@@ -17,7 +20,7 @@ export function facadeShadow(core: Hono<AppEnv>, version: Version, config: Confi
   const app = new Hono<AppEnv>();
   app.use(async (c, next) => {
     const vars = c.env as Vars;
-    for (const name of ['requestId', 'version', 'base', 'host', 'caller', 'logFlags'] as const) c.set(name, vars[name] as never);
+    for (const name of [...CARRIED, 'logFlags'] as const) c.set(name, vars[name] as never);
     await next();
   });
   for (const base of version.bases) app.route(base, core);
@@ -25,14 +28,7 @@ export function facadeShadow(core: Hono<AppEnv>, version: Version, config: Confi
   app.onError((err, c) => renderError(err, c, { config, services }));
 
   return async (c) => {
-    const vars: Vars = {
-      requestId: c.get('requestId'),
-      version: c.get('version'),
-      base: c.get('base'),
-      host: c.get('host'),
-      caller: c.get('caller'),
-      logFlags: [],
-    };
+    const vars = { ...Object.fromEntries(CARRIED.map((name) => [name, c.get(name)])), logFlags: [] } as unknown as Vars;
     const res = await app.fetch(new Request(c.req.url), vars);
     return { status: res.status, body: JSON.parse(await res.text()) };
   };

@@ -1,4 +1,4 @@
-import { isCredentialName, pairName, rawQueryPairs } from '../policies/redact';
+import { isCredentialName, pairName, rawQueryPairs } from '../core/query-string';
 
 /**
  * The path and query the legacy backend is asked for: the caller's path below its base and its

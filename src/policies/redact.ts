@@ -1,8 +1,5 @@
 import { isCredentialName, pairName, rawQueryPairs } from '../core/query-string';
 
-// The query-string helpers live in the core (links need them too); re-exported for the policies.
-export { CREDENTIAL_NAMES, CREDENTIAL_PARAMS, decodeParamName, isCredentialName, pairName, rawQueryPairs } from '../core/query-string';
-
 export const REDACTED = '[redacted]';
 
 /**

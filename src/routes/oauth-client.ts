@@ -1,6 +1,6 @@
 import { sha256Hex, timingSafeEqual } from '../core/crypto';
 import { ApiError } from '../errors/api-error';
-import { decodeParamName } from '../policies/redact';
+import { decodeParamName } from '../core/query-string';
 import type { CredentialStore, Principal } from '../services/credentials/credential-store';
 import { newlineDigestWarning } from '../services/credentials/newline-digest';
 

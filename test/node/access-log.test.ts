@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CREDENTIAL_NAMES, redactedHeaders, redactedTarget } from '../../src/policies/redact';
+import { CREDENTIAL_NAMES } from '../../src/core/query-string';
+import { redactedHeaders, redactedTarget } from '../../src/policies/redact';
 import { DEMO, testApp } from '../support/harness';
 
 describe('access log (CONTRACT section 13)', () => {

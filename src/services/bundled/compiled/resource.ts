@@ -47,7 +47,6 @@ function rfc3339(seconds: number): string {
   return text;
 }
 
-
 /** Resources a `PieceCache` can tell apart by the numeric keys of their record chunks. */
 const SLOTS = 16;
 
