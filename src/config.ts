@@ -198,7 +198,7 @@ export function parseConfig(vars: ConfigVars): Config {
     },
     migration: migration(),
     host: text('HOST') ?? '0.0.0.0',
-    redisUrl: text('REDIS_URL'),
+    redisUrl: redisUrl(text('REDIS_URL')),
     hostile: {
       publicHosts: (text('PUBLIC_HOSTS') ?? '')
         .split(',')
@@ -254,13 +254,22 @@ export function describeConfig(config: Config): Record<string, unknown> {
   };
 }
 
-/** A URL for logs: a password it carries (`redis://:secret@host`) masked. */
-function withoutPassword(raw: string): string {
+/** `REDIS_URL`, refused at start-up unless it is a redis:// or rediss:// URL (never echoed: it may hold a password). */
+function redisUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let parsed: URL | undefined;
   try {
-    const url = new URL(raw);
-    if (url.password) url.password = '[set]';
-    return url.href;
+    parsed = new URL(raw);
   } catch {
-    return '[unparseable]';
+    parsed = undefined;
   }
+  if (parsed?.protocol !== 'redis:' && parsed?.protocol !== 'rediss:') throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
+  return raw;
+}
+
+/** A URL for logs (a parsed `REDIS_URL`): a password it carries (`redis://:secret@host`) masked. */
+function withoutPassword(raw: string): string {
+  const url = new URL(raw);
+  if (url.password) url.password = '[set]';
+  return url.href;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configWarnings, parseConfig } from '../../src/config';
+import { configWarnings, describeConfig, parseConfig } from '../../src/config';
 import { MemoryCredentialStore, parseCredentialDocument } from '../../src/services/credentials/credential-store';
 
 const A = 'a'.repeat(64);
@@ -123,5 +123,17 @@ describe('the credential file (CONTRACT section 17)', () => {
       clients: [{ id: 'ci', secret_sha256: 'c'.repeat(64), resources: ['species'] }],
     });
     expect(new MemoryCredentialStore(doc).counts()).toEqual({ projects: 2, clients: 1, personal_tokens: 0 });
+  });
+});
+
+describe('REDIS_URL', () => {
+  it.each(['http://cache.internal:6379', 'cache.internal:6379', 'redis//cache'])('%s stops start-up naming the variable, without echoing it', (value) => {
+    expect(() => parseConfig({ REDIS_URL: value })).toThrow(/^Invalid configuration: REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL$/);
+  });
+
+  it('is kept as given, and its password is masked where the configuration is printed', () => {
+    const config = parseConfig({ REDIS_URL: 'rediss://:s3cret@cache.internal:6380/0' });
+    expect(config.redisUrl).toBe('rediss://:s3cret@cache.internal:6380/0');
+    expect(JSON.stringify(describeConfig(config))).not.toContain('s3cret');
   });
 });

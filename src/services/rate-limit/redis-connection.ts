@@ -1,5 +1,4 @@
 import { Redis } from 'ioredis';
-import { ConfigError } from '../../config';
 import type { LogLine } from '../../env';
 import type { Clock } from '../clock';
 import { MemoryRateLimiter } from './memory-rate-limiter';
@@ -45,7 +44,6 @@ interface WindowCommands {
  * ioredis' default stack trace on the console.
  */
 export function redisWindows(url: string, onError: (err: Error) => void): { windows: RedisWindows; client: Redis } {
-  if (!/^rediss?:\/\//.test(url)) throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
   const client = new Redis(url, {
     commandTimeout: REDIS_TIMEOUT_MS,
     connectTimeout: 2000,
