@@ -57,21 +57,13 @@ export function parseResources(text: string): ResourceName[] | '*' {
   return names as ResourceName[];
 }
 
-const LISTS = ['projects', 'clients', 'personal_tokens'] as const;
-
 /**
  * The document with every list present, validated. A document with no entry at all (a new file,
  * or one whose last credential was revoked) is the start of an edit, not an error here, though
  * the gateway refuses to start on it.
  */
 export function normalise(json: unknown): Required<CredentialDocument> {
-  const empty =
-    typeof json === 'object' &&
-    json !== null &&
-    !Array.isArray(json) &&
-    Object.entries(json).every(([key, value]) => (LISTS as readonly string[]).includes(key) && Array.isArray(value) && value.length === 0);
-  const doc = empty ? {} : parseCredentialDocument(json);
-  return { projects: doc.projects ?? [], clients: doc.clients ?? [], personal_tokens: doc.personal_tokens ?? [] };
+  return parseCredentialDocument(json, { allowEmpty: true });
 }
 
 export function listCredentials(json: unknown): CredentialRow[] {

@@ -73,8 +73,12 @@ function access(entry: AccessJson): Access {
   return { resources: entry.resources === '*' ? RESOURCE_NAMES : entry.resources, preview: entry.preview === true };
 }
 
-/** Validates a credential document, naming the first bad entry. */
-export function parseCredentialDocument(json: unknown): CredentialDocument {
+/**
+ * Validates a credential document, naming the first bad entry. A document with no credential at
+ * all is refused (a gateway on it would refuse everyone) unless `allowEmpty`: an editor's new
+ * file, or one whose last credential was revoked.
+ */
+export function parseCredentialDocument(json: unknown, { allowEmpty = false } = {}): Required<CredentialDocument> {
   const fail = (where: string): never => {
     throw new Error(`credential document: ${where}`);
   };
@@ -110,7 +114,7 @@ export function parseCredentialDocument(json: unknown): CredentialDocument {
       ...accessOf(e, w),
     })),
   };
-  if (parsed.projects.length + parsed.clients.length + parsed.personal_tokens.length === 0) {
+  if (!allowEmpty && parsed.projects.length + parsed.clients.length + parsed.personal_tokens.length === 0) {
     fail(`holds no credentials: add an entry to ${DOCUMENT_KEYS.join(', ')}`);
   }
   // Two entries with one digest (or one client id): the store would keep the last, silently.
