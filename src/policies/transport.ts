@@ -3,7 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
-import { queryHoldsCredential } from '../core/query-string';
+import { pathname, queryHoldsCredential } from '../core/query-string';
 import type { ConnectionInfo } from '../services/connection';
 import { HEALTH_PATHS } from './health-paths';
 import { withResponseHeaders, type ResponseHeaders } from './response-headers';
@@ -29,14 +29,14 @@ function isLoopbackHost(hostname: string): boolean {
  * browsers treat localhost). Where no peer address is visible (Workers), a loopback URL host
  * (`wrangler dev`) stands in for the peer.
  */
-export function isSecure(connection: ConnectionInfo, url: URL, forwardedProto: string | undefined, trustProxy: boolean): boolean {
+export function isSecure(connection: ConnectionInfo, url: string, forwardedProto: string | undefined, trustProxy: boolean): boolean {
   if (connection.tls) return true;
-  if (forwardedProto !== undefined) {
-    // Proxies append; the last value is the one our own (trusted) proxy wrote.
-    return trustProxy && forwardedProto.split(',').pop()!.trim().toLowerCase() === 'https';
-  }
-  return connection.remoteAddress !== undefined ? isLoopbackAddress(connection.remoteAddress) : isLoopbackHost(url.hostname);
+  if (forwardedProto !== undefined) return trustProxy && saysHttps(forwardedProto);
+  return connection.remoteAddress !== undefined ? isLoopbackAddress(connection.remoteAddress) : isLoopbackHost(new URL(url).hostname);
 }
+
+/** Whether `X-Forwarded-Proto` says https: proxies append, so the last value is the one our own proxy wrote. */
+const saysHttps = (forwardedProto: string): boolean => forwardedProto.split(',').pop()!.trim().toLowerCase() === 'https';
 
 /**
  * Plain HTTP is redirected to https before `HTTPS_REDIRECT_UNTIL` and refused with 426 from then
@@ -46,12 +46,13 @@ export function isSecure(connection: ConnectionInfo, url: URL, forwardedProto: s
 export const transport = (config: Pick<Config, 'trustProxy' | 'httpsRedirectUntil'>, services: Pick<Services, 'connection' | 'clock' | 'log'>) => {
   const hint = untrustedProxyHint(config, services);
   return createMiddleware<AppEnv>(async (c, next) => {
-    const url = new URL(c.req.url);
-    const secure = isSecure(services.connection(c), url, c.req.header('X-Forwarded-Proto'), config.trustProxy);
-    if (!secure && !HEALTH_PATHS.has(url.pathname)) {
-      hint(c.req.header('X-Forwarded-Proto'));
-      if (services.clock.now() < config.httpsRedirectUntil) return redirectToHttps(c, url);
-      throw new ApiError('svc/httpsRequired', `Plain HTTP is no longer served; send the request to https://${c.get('host')}${url.pathname}.`, {
+    const forwardedProto = c.req.header('X-Forwarded-Proto');
+    const secure = isSecure(services.connection(c), c.req.url, forwardedProto, config.trustProxy);
+    const path = pathname(c.req.url);
+    if (!secure && !HEALTH_PATHS.has(path)) {
+      hint(forwardedProto);
+      if (services.clock.now() < config.httpsRedirectUntil) return redirectToHttps(c);
+      throw new ApiError('svc/httpsRequired', `Plain HTTP is no longer served; send the request to https://${c.get('host')}${path}.`, {
         Upgrade: 'TLS/1.2, HTTP/1.1',
         Connection: 'Upgrade',
       });
@@ -72,9 +73,10 @@ export function untrustedProxyHint(
   config: Pick<Config, 'trustProxy'>,
   services: Pick<Services, 'clock' | 'log'>,
 ): (forwardedProto: string | undefined) => void {
+  if (config.trustProxy) return () => {};
   let last = Number.NEGATIVE_INFINITY;
   return (forwardedProto) => {
-    if (config.trustProxy || (forwardedProto ?? '').split(',').pop()!.trim().toLowerCase() !== 'https') return;
+    if (forwardedProto === undefined || !saysHttps(forwardedProto)) return;
     const now = services.clock.now();
     if (now - last < HINT_INTERVAL_MS) return;
     last = now;
@@ -94,8 +96,9 @@ const setHsts = (headers: ResponseHeaders) => headers.set('Strict-Transport-Secu
  * the request byte for byte. A query holding a credential must not be kept by a cache along the
  * way, so that redirect is `no-store`.
  */
-function redirectToHttps(c: Context<AppEnv>, url: URL): Response {
+function redirectToHttps(c: Context<AppEnv>): Response {
   const permanent = c.req.method === 'GET' || c.req.method === 'HEAD' ? 301 : 308;
+  const url = new URL(c.req.url);
   const res = c.redirect(`https://${c.get('host')}${url.pathname}${url.search}`, permanent);
   if (queryHoldsCredential(c.req.url)) res.headers.set('Cache-Control', 'no-store');
   return res;

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv, Services } from '../env';
+import { HEALTH_PATHS } from '../policies/health-paths';
 import { methodNotAllowed, READ_ONLY } from './method-not-allowed';
 import { readyz } from './readiness';
 
@@ -11,7 +12,6 @@ export function healthRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   router.get('/healthz', (c) => c.json({ status: 'ok' }));
   router.get('/readyz', readyz(services));
-  router.all('/healthz', methodNotAllowed(READ_ONLY));
-  router.all('/readyz', methodNotAllowed(READ_ONLY));
+  for (const path of HEALTH_PATHS) router.all(path, methodNotAllowed(READ_ONLY));
   return router;
 }

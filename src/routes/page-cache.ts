@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { CREDENTIAL_PARAMS, pairName, pathname, rawQueryPairs } from '../core/query-string';
+import { CREDENTIAL_PARAMS, isCredentialName, pairName, pathname, rawQueryPairs } from '../core/query-string';
 import type { Version } from '../versions/version';
 
 /** Rendered collection pages kept at most, in bytes: about 600 pages of 20 species. */
@@ -27,10 +27,19 @@ export class PageCache {
     this.seen = new LRUCache({ max: seenKeys });
   }
 
-  /** The key of a request's page: version, path and the query without credential parameters. */
-  keyOf(version: Version, url: string): string {
+  /**
+   * The key of a request's page: version, path and the query without the credential parameters
+   * links drop (`key`, `token`). A query holding another credential-named parameter (`api_key`,
+   * `password`, ...) has no key: links echo it, so its page is never kept.
+   */
+  keyOf(version: Version, url: string): string | undefined {
     let key = `${version.name} ${pathname(url)}?`;
-    for (const pair of rawQueryPairs(url)) if (!CREDENTIAL_PARAMS.has(pairName(pair))) key += `${pair}&`;
+    for (const pair of rawQueryPairs(url)) {
+      const name = pairName(pair);
+      if (CREDENTIAL_PARAMS.has(name)) continue;
+      if (isCredentialName(name)) return undefined;
+      key += `${pair}&`;
+    }
     return key;
   }
 

@@ -111,7 +111,7 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
       return respond(c, null, 304, { etag: tag, 'last-modified': lastModified });
     }
     return respond(c, body ?? detailBody(rewritten, version, found, resource), 200, {
-      'content-type': 'application/json',
+      ...JSON_TYPE,
       etag: tag,
       'last-modified': lastModified,
     });

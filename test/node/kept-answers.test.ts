@@ -26,10 +26,18 @@ describe('rendered pages', () => {
     expect(key).not.toBe(pages.keyOf(v2, 'https://h/api/v1/species?q=fir&page=2'));
   });
 
+  it('are never kept when the query holds another credential-named parameter, which links would echo', () => {
+    const pages = new PageCache();
+    for (const name of ['api_key', 'PASSWORD', 'access_token', '%61pikey']) {
+      expect(pages.keyOf(v2, `https://h/v2/species?q=fir&${name}=s3cret&page=2`), name).toBeUndefined();
+    }
+    expect(pages.keyOf(v2, 'https://h/v2/species?q=fir&keys=1&page=2')).toBeDefined();
+  });
+
   it('are kept once asked for again while the key is recent, never by a walk through more pages than are remembered', () => {
     const pages = new PageCache(1024 * 1024, 3);
     const body = (n: number) => new TextEncoder().encode(`{"page":${n}}`) as Uint8Array<ArrayBuffer>;
-    const key = (n: number) => pages.keyOf(v2, `https://h/v2/species?page=${n}`);
+    const key = (n: number) => pages.keyOf(v2, `https://h/v2/species?page=${n}`)!;
     // A cycle through 5 pages with 3 keys remembered: each key is forgotten before it comes back.
     for (let round = 0; round < 3; round++) for (let n = 1; n <= 5; n++) if (!pages.get(key(n))) pages.set(key(n), body(n));
     for (let n = 1; n <= 5; n++) expect(pages.get(key(n))).toBeUndefined();
