@@ -31,7 +31,34 @@ const PATHS: Record<string, string[]> = {
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string };
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+const frameName = ({ functionName, url, lineNumber }: ProfileNode['callFrame']) =>
+  `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(`file://${ROOT}`, '')}:${lineNumber + 1}`;
+
+/**
+ * Inclusive time by function (each sample counted once per function on its stack), in µs per
+ * request: what a function and everything it calls cost a request.
+ */
+function inclusive(file: string, requests: number, top = 40): string {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const time = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) seen.add(frameName(byId.get(at)!.callFrame));
+    for (const name of seen) time.set(name, (time.get(name) ?? 0) + profile.timeDeltas[i]!);
+  });
+  return [...time]
+    .filter(([name]) => !name.startsWith('(root)') && !name.startsWith('(idle)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, us]) => `${(us / requests).toFixed(1).padStart(6)} µs  ${name}`)
+    .join('\n');
 }
 
 /** Self time by function, largest first. */
@@ -66,7 +93,7 @@ async function main(): Promise<void> {
     let buffer = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
-      const found = /"gateway listening","port":(\d+)/.exec(buffer);
+      const found = /"gateway listening".*?"port":(\d+)/.exec(buffer);
       if (found) resolve(Number(found[1]));
     });
     child.once('exit', (code) => reject(new Error(`gateway exited with ${code}`)));
@@ -80,12 +107,15 @@ async function main(): Promise<void> {
       headers: { authorization: 'ApiKey demo-project-key' },
       requests: [{ setupRequest: (req) => ({ ...req, path: list[i++ % list.length]! }) }],
     });
-  await drive(1);
+  const warmup = await drive(1);
   const result = await drive(seconds);
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
   const file = join(dir, readdirSync(dir).sort()[0]!);
-  console.log(`${which}: ${result.requests.total} requests in ${seconds} s (non-2xx: ${result.non2xx})\n\n${summary(file)}\n\nprofile: ${file}`);
+  const requests = result.requests.total + warmup.requests.total;
+  console.log(
+    `${which}: ${result.requests.total} requests in ${seconds} s (non-2xx: ${result.non2xx})\n\n${summary(file)}\n\nInclusive, µs per request:\n${inclusive(file, requests)}\n\nprofile: ${file}`,
+  );
 }
 
 main().catch((err) => {

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { type ErrorHandler, Hono } from 'hono';
 import type { Config } from './config';
 import type { AppEnv, Services } from './env';
 import { ApiError } from './errors/api-error';
@@ -16,9 +16,10 @@ import { buildVersions } from './versions';
 export function createApp(config: Config, services: Services): Hono<AppEnv> {
   const versions = buildVersions(config);
   const app = new Hono<AppEnv>();
+  const onError: ErrorHandler<AppEnv> = (err, c) => renderError(err, c, { config, services });
 
   // The policies, in the order every request meets them (one list: src/policies/index.ts).
-  for (const policy of policies(config, services, versions)) app.use(policy);
+  for (const policy of policies(config, services, versions, onError)) app.use(policy);
 
   app.route('/', healthRoutes(services));
   app.route('/', oauthTokenRoute(config, services));
@@ -33,6 +34,6 @@ export function createApp(config: Config, services: Services): Hono<AppEnv> {
   }
 
   app.notFound((c) => renderError(new ApiError('svc/notFound', `No resource at ${new URL(c.req.url).pathname}.`), c, { config, services }));
-  app.onError((err, c) => renderError(err, c, { config, services }));
+  app.onError(onError);
   return app;
 }

@@ -50,6 +50,8 @@ export interface Caller {
 export interface AppEnv {
   Variables: {
     requestId: string;
+    /** When the request reached the policies (`performance.now()`), for the access line's duration. */
+    startedAt: number;
     /** The API version the path belongs to, and the base path the caller used (`/api/v1`). */
     version: Version | undefined;
     base: string;

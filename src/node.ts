@@ -2,7 +2,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
-import { createHash } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
 import { readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -57,8 +57,14 @@ export function bundledSource(): BundledSource {
   return new BundledSource(loadDataset());
 }
 
-/** SHA-256 hex, synchronously: no hop to WebCrypto's thread pool for every presented credential. */
-export const nodeDigest = (text: string): string => createHash('sha256').update(text).digest('hex');
+/**
+ * SHA-256 hex, synchronously: no hop to WebCrypto's thread pool for every presented credential.
+ * `crypto.hash` (Node 20.12 on) is the one-shot form, a third of the cost of a `Hash` object.
+ */
+const oneShot = (nodeCrypto as { hash?: typeof nodeCrypto.hash }).hash;
+export const nodeDigest = oneShot
+  ? (text: string): string => oneShot('sha256', text, 'hex') as string
+  : (text: string): string => nodeCrypto.createHash('sha256').update(text).digest('hex');
 
 /** How long a log line may wait for its batch, and how large a batch may grow before it is written. */
 const LOG_BATCH_MS = 50;

@@ -1,33 +1,59 @@
-import { createMiddleware } from 'hono/factory';
+import type { Context } from 'hono';
 import type { AppEnv, Services } from '../env';
 import { routeTemplate } from '../migration/v1-routes';
 import { ClientGone } from './client-body';
+import type { Policy } from './policy';
 import { redactedTarget } from './redact';
 
 /**
  * One JSON line per request (CONTRACT section 13), with credentials redacted from the path; a
  * refused credential adds `auth_failure` (place, code, client, source address: section 18).
  */
-export const accessLog = (services: Pick<Services, 'log' | 'clock' | 'clientGone'>) =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    const started = performance.now();
-    await next();
-    const caller = c.get('caller');
-    services.log({
-      time: new Date(services.clock.now()).toISOString(),
-      request_id: c.get('requestId'),
-      method: c.req.method,
-      path: redactedTarget(c.req.url),
-      version: c.get('version')?.name ?? null,
-      // The template, not the path, so usage reports count routes rather than ids.
-      route: c.get('version') ? routeTemplate(c.req.method, c.req.path.slice(c.get('base').length)) : null,
-      // A caller that went away got no answer: no status is logged as if it had one, and whatever
-      // the handler made of a half-read request is not the gateway's failure.
-      ...(c.error instanceof ClientGone || services.clientGone(c) ? { level: 'info', aborted: true, status: null } : { status: c.res.status }),
-      duration_ms: Math.round((performance.now() - started) * 100) / 100,
-      subject: caller ? `${caller.principal.kind}:${caller.principal.id}` : null,
-      credential: caller?.credential ?? null,
-      ...(c.get('logFlags').length > 0 ? { flags: c.get('logFlags') } : {}),
-      ...(c.get('authFailure') ? { auth_failure: c.get('authFailure') } : {}),
-    });
-  });
+export const accessLog = (services: Pick<Services, 'log' | 'clock' | 'clientGone'>): Policy => {
+  const time = isoTimes(services.clock);
+  return {
+    before(c) {
+      c.set('startedAt', performance.now());
+      return undefined;
+    },
+    after(c) {
+      const version = c.get('version');
+      const caller = c.get('caller');
+      const flags = c.get('logFlags');
+      const authFailure = c.get('authFailure');
+      services.log({
+        time: time(),
+        request_id: c.get('requestId'),
+        method: c.req.method,
+        path: redactedTarget(c.req.url),
+        version: version?.name ?? null,
+        // The template, not the path, so usage reports count routes rather than ids.
+        route: version ? routeTemplate(c.req.method, c.req.path.slice(c.get('base').length)) : null,
+        // A caller that went away got no answer: no status is logged as if it had one, and whatever
+        // the handler made of a half-read request is not the gateway's failure.
+        ...(gone(c, services) ? { level: 'info', aborted: true, status: null } : { status: c.res.status }),
+        duration_ms: Math.round((performance.now() - c.get('startedAt')) * 100) / 100,
+        subject: caller ? `${caller.principal.kind}:${caller.principal.id}` : null,
+        credential: caller?.credential ?? null,
+        ...(flags.length > 0 ? { flags } : {}),
+        ...(authFailure ? { auth_failure: authFailure } : {}),
+      });
+    },
+  };
+};
+
+const gone = (c: Context<AppEnv>, services: Pick<Services, 'clientGone'>) => c.error instanceof ClientGone || services.clientGone(c);
+
+/** The clock's time as RFC 3339, spelled once per millisecond however many lines share it. */
+function isoTimes(clock: Services['clock']): () => string {
+  let at = Number.NaN;
+  let text = '';
+  return () => {
+    const now = clock.now();
+    if (now !== at) {
+      at = now;
+      text = new Date(now).toISOString();
+    }
+    return text;
+  };
+}

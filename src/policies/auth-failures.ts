@@ -48,9 +48,15 @@ export class FailedAuthentications {
    */
   async guard(c: Context<AppEnv>, clientId: string | undefined, refusal: 'svc/tooManyRequests' | 'oauth/slowDown'): Promise<void> {
     const buckets = this.buckets(this.address(c), clientId);
-    const decisions = await Promise.all(buckets.map((b) => this.services.rateLimiter.peek(b.name, this.limit, WINDOW_SECONDS)));
+    if (buckets.length === 0) return;
+    const { rateLimiter } = this.services;
+    // One bucket (an address) is the usual case: asked without gathering promises.
+    const decisions =
+      buckets.length === 1
+        ? [await rateLimiter.peek(buckets[0]!.name, this.limit, WINDOW_SECONDS)]
+        : await Promise.all(buckets.map((b) => rateLimiter.peek(b.name, this.limit, WINDOW_SECONDS)));
+    if (decisions.every((d) => d.allowed)) return;
     const full = buckets.filter((_, i) => !decisions[i]!.allowed);
-    if (full.length === 0) return;
     const retryAfter = Math.max(...decisions.filter((d) => !d.allowed).map((d) => d.resetSeconds));
     c.get('logFlags').push('authThrottled');
     throw new ApiError(

@@ -1,4 +1,3 @@
-import { createMiddleware } from 'hono/factory';
 import type { Context } from 'hono';
 import type { AppEnv, Caller, Services } from '../env';
 import { ApiError } from '../errors/api-error';
@@ -10,6 +9,7 @@ import { isDescriptionPath } from '../openapi/names';
 import { findNewlineDigestEntry, newlineDigestWarning } from '../services/credentials/newline-digest';
 import { walk } from '../versions/walker';
 import type { FailedAuthentications } from './auth-failures';
+import type { Policy } from './policy';
 
 /** Every place a credential can arrive, whatever the version accepts. */
 const ALL_PLACES: readonly CredentialPlace[] = ['authorization', 'x-api-key', 'x-key', 'query:key', 'query:token'];
@@ -37,11 +37,15 @@ function label(place: CredentialPlace, scheme: Scheme | undefined, versionName: 
  * a credential from an address past its failure limit is refused before the secret is looked
  * at; every refused credential is counted and logged (CONTRACT section 18).
  */
-export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' | 'digest' | 'log'>, realm: string, failures: FailedAuthentications) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+export const authenticate = (
+  services: Pick<Services, 'credentials' | 'tokens' | 'digest' | 'log'>,
+  realm: string,
+  failures: FailedAuthentications,
+): Policy => ({
+  async before(c) {
     const version = c.get('version');
     // A version's description is public (CONTRACT section 15); nothing there is counted or limited.
-    if (!version || isDescriptionPath(c.req.path, c.get('base'))) return next();
+    if (!version || isDescriptionPath(c.req.path, c.get('base'))) return undefined;
     const rules = walk.credentials(version);
     const challenge = (code: ErrorCode, detail: string, bearerError = false) =>
       new ApiError(code, detail, { 'WWW-Authenticate': wwwAuthenticate(rules, realm, bearerError) });
@@ -75,8 +79,9 @@ export const authenticate = (services: Pick<Services, 'credentials' | 'tokens' |
     if (walk.previewOnly(version) && !caller.principal.access.preview) {
       throw new ApiError('auth/forbidden', `${version.name} is a closed preview; this credential is not in it.`);
     }
-    await next();
-  });
+    return undefined;
+  },
+});
 
 /** The caller behind a credential in an accepted place, or a thrown 401. */
 async function verify(

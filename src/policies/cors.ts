@@ -1,19 +1,15 @@
 import type { Context } from 'hono';
 import { cors } from 'hono/cors';
-import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { isDescriptionPath } from '../openapi/names';
 import { walk } from '../versions/walker';
-import { withResponseHeaders, type ResponseHeaders } from './response-headers';
+import { asMiddleware, type Policy } from './policy';
+import { policyHeaders } from './response-headers';
 
 /** Response headers a browser script may read: tracing, limits, caching and auth challenges. */
 export const EXPOSED_HEADERS = ['Svc-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Last-Modified', 'WWW-Authenticate'];
 
 const EXPOSED = EXPOSED_HEADERS.join(',');
-const corsHeaders = (headers: ResponseHeaders) => {
-  headers.set('Access-Control-Allow-Origin', '*');
-  headers.set('Access-Control-Expose-Headers', EXPOSED);
-};
 
 /**
  * Member tokens may be used from browsers (CONTRACT section 14): any origin, the `Authorization`
@@ -34,16 +30,30 @@ const answerCors = cors({
  * arrives from a browser (an `Origin` header) is still served, but its log line is flagged so
  * the project can be told to keep its key server-side.
  */
-export const browsers = () =>
-  createMiddleware<AppEnv>((c, next) => {
+export const browsersPolicy = (): Policy => ({
+  before(c) {
     // Every version's description is open to browsers, so a reference page anywhere can load it.
-    const answers = walk.answersCors(c.get('version')) || isDescriptionPath(c.req.path, c.get('base'));
-    // A preflight carries no credential, so there is nothing to flag.
-    if (answers && c.req.method === 'OPTIONS') return answerCors(c, next);
-    const done = answers ? withResponseHeaders(c, next, corsHeaders) : next();
-    // Only a request from a browser (an `Origin` header) can be flagged, once authenticated.
-    return c.req.header('Origin') === undefined ? done : done.then(() => flagApiKeyFromBrowser(c));
-  });
+    if (!walk.answersCors(c.get('version')) && !isDescriptionPath(c.req.path, c.get('base'))) return undefined;
+    // A preflight carries no credential: answered here, before authentication.
+    if (c.req.method === 'OPTIONS') return answerPreflight(c);
+    const headers = policyHeaders(c);
+    headers.set('Access-Control-Allow-Origin', '*');
+    headers.set('Access-Control-Expose-Headers', EXPOSED);
+    return undefined;
+  },
+  // Only a request from a browser (an `Origin` header) can be flagged, once authenticated.
+  after(c) {
+    if (c.req.header('Origin') !== undefined) flagApiKeyFromBrowser(c);
+  },
+});
+
+export const browsers = () => asMiddleware(browsersPolicy());
+
+/** Hono's CORS middleware answers a preflight itself, without going on. */
+async function answerPreflight(c: Context<AppEnv>): Promise<Response | undefined> {
+  const answer = await answerCors(c, async () => {});
+  return answer ?? c.res;
+}
 
 function flagApiKeyFromBrowser(c: Context<AppEnv>): void {
   if (c.get('caller')?.principal.kind === 'project') c.get('logFlags').push('apiKeyFromBrowser');

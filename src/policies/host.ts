@@ -1,8 +1,8 @@
-import { createMiddleware } from 'hono/factory';
 import type { Config } from '../config';
-import type { AppEnv } from '../env';
+import { pathname } from '../core/query-string';
 import { ApiError } from '../errors/api-error';
 import { HEALTH_PATHS } from './health-paths';
+import type { Policy } from './policy';
 
 /**
  * A DNS name (labels of letters, digits, `-` and `_`, no label starting or ending with `-`), an
@@ -37,6 +37,17 @@ function isPublic(url: URL, hosts: readonly PublicHost[]): boolean {
   );
 }
 
+/** What the host policy concluded of a scheme and authority. */
+interface HostVerdict {
+  /** `host[:port]` as the URL parser normalised it. */
+  host: string;
+  valid: boolean;
+  listed: boolean;
+}
+
+/** Distinct hosts remembered: the few a gateway is reached by, not whatever a scanner sends. */
+const KNOWN_HOSTS = 256;
+
 /**
  * The effective host (CONTRACT section 18, RFC 9112 3.2.2): the request target's authority when
  * the target is in absolute form, otherwise `Host`. Both runtimes build the request URL that way
@@ -44,18 +55,38 @@ function isPublic(url: URL, hosts: readonly PublicHost[]): boolean {
  * host), so the URL's host is the effective host. Not a valid `host[:port]`: 400. Not in
  * `PUBLIC_HOSTS` (when set): 421, except on the health paths, which load balancers probe by
  * address. The host that passes is the only one later steps build absolute URLs from (`host`).
+ * The verdict depends only on the URL's scheme and authority, so it is reached once per
+ * distinct one rather than by parsing every request's URL.
  */
-export const hostCheck = (config: Pick<Config, 'hostile'>) => {
+export const hostCheck = (config: Pick<Config, 'hostile'>): Policy => {
   const hosts = config.hostile.publicHosts.map(parseEntry);
-  return createMiddleware<AppEnv>(async (c, next) => {
-    const url = new URL(c.req.url);
-    if (!VALID_HOST.test(url.host)) {
-      throw new ApiError('svc/invalidParameter', 'The Host header (or the authority of an absolute request target) is not a valid host[:port].');
+  const known = new Map<string, HostVerdict>();
+  const verdictOf = (url: string): HostVerdict => {
+    // Everything up to the path's first `/`: it holds the whole authority (which ends at the
+    // first `/`, `?`, `#` or a backslash), so every URL that starts with it has the same host.
+    const slash = url.indexOf('/', url.indexOf('://') + 3);
+    const origin = slash < 0 ? url : url.slice(0, slash);
+    let verdict = known.get(origin);
+    if (verdict === undefined) {
+      const parsed = new URL(url);
+      verdict = { host: parsed.host, valid: VALID_HOST.test(parsed.host), listed: hosts.length === 0 || isPublic(parsed, hosts) };
+      if (known.size >= KNOWN_HOSTS) known.clear();
+      known.set(origin, verdict);
     }
-    if (hosts.length > 0 && !HEALTH_PATHS.has(url.pathname) && !isPublic(url, hosts)) {
-      throw new ApiError('svc/misdirected', `This gateway does not answer for ${url.host.slice(0, 100)}; send the request to its public host name.`);
-    }
-    c.set('host', url.host);
-    await next();
-  });
+    return verdict;
+  };
+  return {
+    before(c) {
+      const url = c.req.url;
+      const verdict = verdictOf(url);
+      if (!verdict.valid) {
+        throw new ApiError('svc/invalidParameter', 'The Host header (or the authority of an absolute request target) is not a valid host[:port].');
+      }
+      if (!verdict.listed && !HEALTH_PATHS.has(pathname(url))) {
+        throw new ApiError('svc/misdirected', `This gateway does not answer for ${verdict.host.slice(0, 100)}; send the request to its public host name.`);
+      }
+      c.set('host', verdict.host);
+      return undefined;
+    },
+  };
 };

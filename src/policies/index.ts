@@ -1,18 +1,20 @@
-import type { MiddlewareHandler } from 'hono';
+import type { ErrorHandler, MiddlewareHandler } from 'hono';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
+import { renderError } from '../errors/render';
 import type { Version } from '../versions/version';
 import { accessLog } from './access-log';
 import { authenticate } from './auth';
 import { FailedAuthentications } from './auth-failures';
-import { browsers } from './cors';
+import { browsersPolicy } from './cors';
 import { hostCheck } from './host';
 import { headLength } from './head';
 import { methods } from './methods';
+import { policyChain } from './policy';
 import { rateLimit } from './rate-limit';
-import { requestId } from './request-id';
+import { requestIdPolicy } from './request-id';
 import { transport } from './transport';
-import { retirement, versionContext } from './version-context';
+import { retirement, versionPolicy } from './version-context';
 
 /**
  * The policies, in the order every request meets them, before any route. The order is the
@@ -23,20 +25,31 @@ import { retirement, versionContext } from './version-context';
  * refused on any path; transport answers plain HTTP before anything looks at a credential; CORS
  * answers preflights without one; a retired version answers 410 to everyone; authentication
  * refuses an address past its failure limit before it checks a secret; only an authenticated
- * caller is counted against a rate limit.
+ * caller is counted against a rate limit. They run as one middleware (`policyChain`); what one
+ * refuses is rendered by `onError`, the app's error handler.
  */
-export function policies(config: Config, services: Services, versions: readonly Version[]): MiddlewareHandler<AppEnv>[] {
+export function policies(
+  config: Config,
+  services: Services,
+  versions: readonly Version[],
+  onError: ErrorHandler<AppEnv> = (err, c) => renderError(err, c, { config, services }),
+): MiddlewareHandler<AppEnv>[] {
   return [
-    requestId(),
-    headLength(),
-    accessLog(services),
-    versionContext(versions),
-    hostCheck(config),
-    methods(),
-    transport(config, services),
-    browsers(),
-    retirement(services.clock),
-    authenticate(services, config.serviceName, new FailedAuthentications(config, services)),
-    rateLimit(config, services),
+    policyChain(
+      [
+        requestIdPolicy(),
+        headLength(),
+        accessLog(services),
+        versionPolicy(versions),
+        hostCheck(config),
+        methods(),
+        transport(config, services),
+        browsersPolicy(),
+        retirement(services.clock),
+        authenticate(services, config.serviceName, new FailedAuthentications(config, services)),
+        rateLimit(config, services),
+      ],
+      onError,
+    ),
   ];
 }

@@ -1,9 +1,9 @@
-import { createMiddleware } from 'hono/factory';
 import type { Config } from '../config';
-import type { AppEnv, Services } from '../env';
+import type { Services } from '../env';
 import { ApiError } from '../errors/api-error';
 import type { RateLimitDecision } from '../services/rate-limiter';
-import { withResponseHeaders } from './response-headers';
+import type { Policy } from './policy';
+import { policyHeaders } from './response-headers';
 
 /** Every limit is per minute (CONTRACT sections 1 and 11). */
 export const WINDOW_SECONDS = 60;
@@ -29,26 +29,28 @@ export function refusedHeaders(policy: string, decision: RateLimitDecision): Rec
  * an OAuth client), whatever version or credential place it came through. Every response to an
  * authenticated caller carries the counts, errors and 304s included; over the limit: 429.
  */
-export const rateLimit = (config: Pick<Config, 'rateLimitPerMinute'>, services: Pick<Services, 'rateLimiter'>) => {
+export const rateLimit = (config: Pick<Config, 'rateLimitPerMinute'>, services: Pick<Services, 'rateLimiter'>): Policy => {
   // The policy's value changes only with the limit: spelled once, not per request.
   const configured = policyValue('default', config.rateLimitPerMinute);
-  return createMiddleware<AppEnv>(async (c, next) => {
-    const caller = c.get('caller');
-    if (!caller) return next();
-    const { kind, id } = caller.principal;
-    const decision = await services.rateLimiter.hit(`${kind}:${id}`, config.rateLimitPerMinute, WINDOW_SECONDS);
-    if (!decision.allowed) {
-      throw new ApiError(
-        'svc/rateLimited',
-        `More than ${decision.limit} requests this minute for ${kind} ${id}; retry in ${decision.resetSeconds} s.`,
-        refusedHeaders('default', decision),
-      );
-    }
-    const policy = decision.limit === config.rateLimitPerMinute ? configured : policyValue('default', decision.limit);
-    const counts = countsValue('default', decision);
-    return withResponseHeaders(c, next, (headers) => {
+  return {
+    async before(c) {
+      const caller = c.get('caller');
+      if (!caller) return undefined;
+      const { kind, id } = caller.principal;
+      const decision = await services.rateLimiter.hit(`${kind}:${id}`, config.rateLimitPerMinute, WINDOW_SECONDS);
+      if (!decision.allowed) {
+        throw new ApiError(
+          'svc/rateLimited',
+          `More than ${decision.limit} requests this minute for ${kind} ${id}; retry in ${decision.resetSeconds} s.`,
+          refusedHeaders('default', decision),
+        );
+      }
+      const policy = decision.limit === config.rateLimitPerMinute ? configured : policyValue('default', decision.limit);
+      const counts = countsValue('default', decision);
+      const headers = policyHeaders(c);
       headers.set('RateLimit-Policy', policy);
       headers.set('RateLimit', counts);
-    });
-  });
+      return undefined;
+    },
+  };
 };

@@ -1,4 +1,4 @@
-import { isCredentialName, pairName, rawQueryPairs } from '../core/query-string';
+import { isCredentialName, pairName, pathname, rawQueryPairs } from '../core/query-string';
 
 const REDACTED = '[redacted]';
 
@@ -7,7 +7,12 @@ const REDACTED = '[redacted]';
  * case and however its name is percent-encoded (`?KEY=`, `?%6Bey=`), replaced by `[redacted]`.
  */
 export function redactedTarget(url: string): string {
-  const u = new URL(url);
-  const pairs = rawQueryPairs(url).map((p) => (isCredentialName(pairName(p)) ? `${p.split('=')[0]}=${REDACTED}` : p));
-  return u.pathname + (pairs.length > 0 ? `?${pairs.join('&')}` : '');
+  const path = pathname(url);
+  const pairs = rawQueryPairs(url);
+  if (pairs.length === 0) return path;
+  for (let i = 0; i < pairs.length; i++) {
+    const pair = pairs[i]!;
+    if (isCredentialName(pairName(pair))) pairs[i] = `${pair.split('=')[0]}=${REDACTED}`;
+  }
+  return `${path}?${pairs.join('&')}`;
 }

@@ -1,14 +1,22 @@
-import { createMiddleware } from 'hono/factory';
-import type { AppEnv } from '../env';
-import { withResponseHeaders } from './response-headers';
+import { asMiddleware, type Policy } from './policy';
+import { applyPolicyHeaders, policyHeaders } from './response-headers';
 
 export const REQUEST_ID_HEADER = 'Svc-Request-Id';
 
-/** A fresh id for every request, on every response (CONTRACT section 13); never taken from the caller. */
-export const requestId = () =>
-  createMiddleware<AppEnv>((c, next) => {
+/**
+ * A fresh id for every request, on every response (CONTRACT section 13); never taken from the
+ * caller. First of the policies: it starts the request's policy headers and, last of all, sets
+ * them on a response that was not built with them.
+ */
+export const requestIdPolicy = (): Policy => ({
+  before(c) {
     const id = crypto.randomUUID();
     c.set('requestId', id);
     c.set('logFlags', []);
-    return withResponseHeaders(c, next, (headers) => headers.set(REQUEST_ID_HEADER, id));
-  });
+    policyHeaders(c).set(REQUEST_ID_HEADER, id);
+    return undefined;
+  },
+  after: applyPolicyHeaders,
+});
+
+export const requestId = () => asMiddleware(requestIdPolicy());

@@ -1,4 +1,4 @@
-import type { Context, Next } from 'hono';
+import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 
 /**
@@ -55,22 +55,19 @@ export class ResponseHeaders {
 const carrying = new WeakSet<Response>();
 
 /**
- * Runs `add` on the request's policy headers, then the rest of the chain. The first policy to
- * add any (the outermost) owns them: once the chain is done, it sets them on a response that was
- * not built with them.
+ * The request's policy headers. The request-id policy, first of all, starts them; each later
+ * policy adds its own.
  */
-export function withResponseHeaders(c: Context<AppEnv>, next: Next, add: (headers: ResponseHeaders) => void): Promise<void> {
-  const known = c.get('responseHeaders');
-  if (known) {
-    add(known);
-    return next();
-  }
-  const headers = new ResponseHeaders();
-  c.set('responseHeaders', headers);
-  add(headers);
-  return next().then(() => {
-    if (!carrying.has(c.res)) headers.applyTo(c.res.headers);
-  });
+export function policyHeaders(c: Context<AppEnv>): ResponseHeaders {
+  let headers = c.get('responseHeaders');
+  if (!headers) c.set('responseHeaders', (headers = new ResponseHeaders()));
+  return headers;
+}
+
+/** Sets the policy headers on the response when it was not built with them (`respond`): a redirect, a preflight, a route outside the core. */
+export function applyPolicyHeaders(c: Context<AppEnv>): void {
+  const headers = c.get('responseHeaders');
+  if (headers && !carrying.has(c.res)) headers.applyTo(c.res.headers);
 }
 
 /** A response with `headers` and every policy header of the request, built once. */

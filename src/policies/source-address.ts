@@ -16,6 +16,8 @@ export function sourceAddress(connection: ConnectionInfo, forwardedFor: string |
   return connection.remoteAddress === undefined ? undefined : normalised(connection.remoteAddress);
 }
 
+const PLAIN_IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
 /**
  * One spelling per address, so one client is one bucket: lower case, without a port
  * (`203.0.113.9:5678`, `[2001:db8::1]:443`, as some proxies write it) and without the
@@ -23,12 +25,14 @@ export function sourceAddress(connection: ConnectionInfo, forwardedFor: string |
  * address (`unknown`, a name) is no address.
  */
 function normalised(raw: string): string | undefined {
+  // What a socket reports for an IPv4 peer, the usual case, is already in its one spelling.
+  if (PLAIN_IPV4.test(raw)) return raw;
   let address = raw.trim().toLowerCase();
   const bracketed = /^\[([0-9a-f:.]+)\](?::\d+)?$/.exec(address);
   if (bracketed) address = bracketed[1]!;
   else if (/^\d{1,3}(?:\.\d{1,3}){3}:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'));
   address = address.replace(/^::ffff:(?=\d{1,3}(?:\.\d{1,3}){3}$)/, '');
-  const ipv4 = /^\d{1,3}(?:\.\d{1,3}){3}$/.test(address);
+  const ipv4 = PLAIN_IPV4.test(address);
   const ipv6 = /^[0-9a-f:.]{2,45}$/.test(address) && address.includes(':');
   return ipv4 || ipv6 ? address : undefined;
 }

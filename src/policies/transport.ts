@@ -1,12 +1,12 @@
 import type { Context } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
 import { pathname, queryHoldsCredential } from '../core/query-string';
 import type { ConnectionInfo } from '../services/connection';
 import { HEALTH_PATHS } from './health-paths';
-import { withResponseHeaders, type ResponseHeaders } from './response-headers';
+import type { Policy } from './policy';
+import { policyHeaders } from './response-headers';
 
 /** One year: what browsers need to keep going straight to https. */
 export const HSTS = 'max-age=31536000';
@@ -43,22 +43,26 @@ const saysHttps = (forwardedProto: string): boolean => forwardedProto.split(',')
  * on; secure responses carry HSTS. Runs after the host policy (`host`) and before authentication, so a plain-HTTP caller learns
  * about https before anything about its credential.
  */
-export const transport = (config: Pick<Config, 'trustProxy' | 'httpsRedirectUntil'>, services: Pick<Services, 'connection' | 'clock' | 'log'>) => {
+export const transport = (config: Pick<Config, 'trustProxy' | 'httpsRedirectUntil'>, services: Pick<Services, 'connection' | 'clock' | 'log'>): Policy => {
   const hint = untrustedProxyHint(config, services);
-  return createMiddleware<AppEnv>(async (c, next) => {
-    const forwardedProto = c.req.header('X-Forwarded-Proto');
-    const secure = isSecure(services.connection(c), c.req.url, forwardedProto, config.trustProxy);
-    const path = pathname(c.req.url);
-    if (!secure && !HEALTH_PATHS.has(path)) {
+  return {
+    before(c) {
+      const forwardedProto = c.req.header('X-Forwarded-Proto');
+      const secure = isSecure(services.connection(c), c.req.url, forwardedProto, config.trustProxy);
+      if (secure) {
+        policyHeaders(c).set('Strict-Transport-Security', HSTS);
+        return undefined;
+      }
+      const path = pathname(c.req.url);
+      if (HEALTH_PATHS.has(path)) return undefined;
       hint(forwardedProto);
       if (services.clock.now() < config.httpsRedirectUntil) return redirectToHttps(c);
       throw new ApiError('svc/httpsRequired', `Plain HTTP is no longer served; send the request to https://${c.get('host')}${path}.`, {
         Upgrade: 'TLS/1.2, HTTP/1.1',
         Connection: 'Upgrade',
       });
-    }
-    return secure ? withResponseHeaders(c, next, setHsts) : next();
-  });
+    },
+  };
 };
 
 /** At most one hint a minute: a proxy in front sends every request this way. */
@@ -87,8 +91,6 @@ export function untrustedProxyHint(
     });
   };
 }
-
-const setHsts = (headers: ResponseHeaders) => headers.set('Strict-Transport-Security', HSTS);
 
 /**
  * 301 for GET and HEAD, 308 for other methods so the method and body are kept. The target is the

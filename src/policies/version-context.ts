@@ -1,31 +1,33 @@
-import { createMiddleware } from 'hono/factory';
-import type { AppEnv } from '../env';
-import { ApiError } from '../errors/api-error';
 import type { Clock } from '../services/clock';
+import { ApiError } from '../errors/api-error';
 import type { Version } from '../versions/version';
 import { resolveVersion, walk } from '../versions/walker';
-import { withResponseHeaders } from './response-headers';
+import { asMiddleware, type Policy } from './policy';
+import { policyHeaders } from './response-headers';
 
 /**
  * Tells every later step which version the path belongs to, and stamps the version's own
  * response headers (v1: Deprecation, Sunset) on whatever comes back, errors and redirects included.
  */
-export const versionContext = (versions: readonly Version[]) =>
-  createMiddleware<AppEnv>((c, next) => {
+export const versionPolicy = (versions: readonly Version[]): Policy => ({
+  before(c) {
     const resolved = resolveVersion(versions, c.req.path);
     const version = resolved?.version;
     c.set('version', version);
     c.set('base', resolved?.base ?? '');
-    if (!walk.hasHeaders(version)) return next();
-    return withResponseHeaders(c, next, (headers) => walk.headers(version, headers));
-  });
+    if (walk.hasHeaders(version)) walk.headers(version, policyHeaders(c));
+    return undefined;
+  },
+});
+
+export const versionContext = (versions: readonly Version[]) => asMiddleware(versionPolicy(versions));
 
 /** A retired version answers 410 to every request from its retirement instant on, and during its brownouts. */
-export const retirement = (clock: Clock) =>
-  createMiddleware<AppEnv>((c, next) => {
+export const retirement = (clock: Clock): Policy => ({
+  before(c) {
     const version = c.get('version');
     const retiredAt = walk.retiredAt(version);
-    if (retiredAt === undefined && !walk.hasBrownouts(version)) return next();
+    if (retiredAt === undefined && !walk.hasBrownouts(version)) return undefined;
     if (retiredAt !== undefined && clock.now() >= retiredAt) {
       throw new ApiError('svc/gone', `${version!.name} was retired on ${new Date(retiredAt).toISOString()}; use /v2 at the same paths.`);
     }
@@ -37,5 +39,6 @@ export const retirement = (clock: Clock) =>
       const retires = retiredAt === undefined ? '' : ` ahead of its retirement on ${new Date(retiredAt).toISOString()}`;
       throw new ApiError('svc/gone', `${version!.name} is switched off until ${until}${retires}; use /v2 at the same paths.`);
     }
-    return next();
-  });
+    return undefined;
+  },
+});
