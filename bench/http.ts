@@ -7,12 +7,15 @@
  * p99, the server's CPU µs per request (utime + stime of the child from /proc, so Linux only) and
  * the ratio reference CPU / gateway CPU (1 = the stack's cost; higher is better).
  *
+ * The gateway runs as `npm start` runs it in production: built (`scripts/build.mjs --if-stale`),
+ * then the command line of the `start` script (`node <flags> dist/node.js`).
+ *
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's gateway with this harness
  * (how the numbers "before" in BENCHMARKS.md were taken); `BENCH_CASES=v2 page,v2 detail` runs
  * only those cases (the reference always runs). Not part of `npm test`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,14 +63,23 @@ function start(name: string, args: string[], cwd: string, env: Record<string, st
 
 const gatewayReady = (line: string) => (line.includes('"gateway listening"') ? (JSON.parse(line) as { port: number }).port : undefined);
 
-function startGateway(name: string, env: Record<string, string>): Promise<Server> {
-  return start(
-    name,
-    ['--import', 'tsx', 'src/node.ts'],
-    GATEWAY_DIR,
-    { PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000000', TOKEN_SIGNING_SECRET: 'bench', ...env },
-    gatewayReady,
-  );
+/**
+ * How production starts the gateway: the arguments of `npm start` after `node`, once
+ * `scripts/build.mjs` has built `dist/` (a checkout from before the production build runs its
+ * sources through tsx).
+ */
+function productionArgs(): string[] {
+  if (!existsSync(join(GATEWAY_DIR, 'scripts/build.mjs'))) return ['--import', 'tsx', 'src/node.ts'];
+  const built = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: GATEWAY_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) throw new Error(`the build in ${GATEWAY_DIR} failed`);
+  const start = (JSON.parse(readFileSync(join(GATEWAY_DIR, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const [command, ...args] = start.split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
+  return args;
+}
+
+function startGateway(name: string, env: Record<string, string>, args: string[]): Promise<Server> {
+  return start(name, args, GATEWAY_DIR, { PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000000', TOKEN_SIGNING_SECRET: 'bench', ...env }, gatewayReady);
 }
 
 /** CPU seconds (user + system) a process has used so far. */
@@ -150,14 +162,19 @@ const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) :
 async function main(): Promise<void> {
   const servers: Server[] = [];
   try {
-    const gateway = await startGateway('gateway', {});
+    const args = productionArgs();
+    const gateway = await startGateway('gateway', {}, args);
     servers.push(gateway);
     const rssStart = rssMb(gateway.child.pid!);
-    const upstream = await startGateway('gateway (upstream mode)', {
-      UPSTREAM_URL: gateway.url,
-      UPSTREAM_AUTHORIZATION: AUTHORIZATION,
-      UPSTREAM_CACHE_TTL_MS: '3600000',
-    });
+    const upstream = await startGateway(
+      'gateway (upstream mode)',
+      {
+        UPSTREAM_URL: gateway.url,
+        UPSTREAM_AUTHORIZATION: AUTHORIZATION,
+        UPSTREAM_CACHE_TTL_MS: '3600000',
+      },
+      args,
+    );
     servers.push(upstream);
 
     // The reference answers with the bytes of a real v2 page, so both send the same size.
@@ -196,7 +213,7 @@ async function main(): Promise<void> {
     console.log(
       `\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per case after 1 s of warm-up`,
     );
-    console.log(`gateway: ${GATEWAY_DIR}`);
+    console.log(`gateway: node ${args.join(' ')} in ${GATEWAY_DIR}`);
     console.log('\n| case | req/s | p99 ms | CPU µs/request | ratio (reference CPU / CPU) | req/s ratio | non-2xx/errors |');
     console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) console.log(row);

@@ -9,22 +9,41 @@ export const PAGE_CACHE_BYTES = 8 * 1024 * 1024;
 const SEEN_KEYS = 640;
 
 /**
- * Collection bodies already rendered, for a source whose answers never change: a page asked for
- * again is sent from these bytes. A body depends only on the version, the path and the query
- * (links repeat them), never on the caller; access is checked before a page is looked up, and
- * credential parameters are not part of the key (they are not part of the body either), so no
- * secret is kept. Bounded by bytes, least recently used first out. A page is kept only when it is
- * asked for a second time while its key is still among the last keys seen: a walk through more
- * pages than the cache holds would otherwise replace every page before it is asked for again,
- * paying for keeping them and never for serving them.
+ * Answers already rendered, for a source whose answers never change, bounded by bytes, least
+ * recently used first out. An answer is kept only when it is asked for a second time while its
+ * key is still among the last keys seen: a walk through more answers than the cache holds would
+ * otherwise replace every one before it is asked for again, paying for keeping them and never
+ * for serving them.
  */
-export class PageCache {
-  private readonly lru: LRUCache<string, Uint8Array<ArrayBuffer>>;
+export class KeptAnswers<V extends {}> {
+  private readonly lru: LRUCache<string, V>;
   private readonly seen: LRUCache<string, true>;
 
-  constructor(maxBytes = PAGE_CACHE_BYTES, seenKeys = SEEN_KEYS) {
-    this.lru = new LRUCache({ maxSize: maxBytes, sizeCalculation: (body, key) => body.buffer.byteLength + key.length });
+  constructor(maxBytes: number, seenKeys: number, sizeOf: (answer: V) => number) {
+    this.lru = new LRUCache({ maxSize: maxBytes, sizeCalculation: (answer, key) => sizeOf(answer) + key.length });
     this.seen = new LRUCache({ max: seenKeys });
+  }
+
+  get(key: string): V | undefined {
+    return this.lru.get(key);
+  }
+
+  /** Keeps `answer` if its key was seen recently; otherwise only remembers the key. */
+  set(key: string, answer: V): void {
+    if (this.seen.has(key)) this.lru.set(key, answer);
+    else this.seen.set(key, true);
+  }
+}
+
+/**
+ * Collection bodies already rendered: a page asked for again is sent from these bytes. A body
+ * depends only on the version, the path and the query (links repeat them), never on the caller;
+ * access is checked before a page is looked up, and credential parameters are not part of the key
+ * (they are not part of the body either), so no secret is kept.
+ */
+export class PageCache extends KeptAnswers<Uint8Array<ArrayBuffer>> {
+  constructor(maxBytes = PAGE_CACHE_BYTES, seenKeys = SEEN_KEYS) {
+    super(maxBytes, seenKeys, (body) => body.buffer.byteLength);
   }
 
   /**
@@ -41,15 +60,5 @@ export class PageCache {
       key += `${pair}&`;
     }
     return key;
-  }
-
-  get(key: string): Uint8Array<ArrayBuffer> | undefined {
-    return this.lru.get(key);
-  }
-
-  /** Keeps `body` if its key was seen recently; otherwise only remembers the key. */
-  set(key: string, body: Uint8Array<ArrayBuffer>): void {
-    if (this.seen.has(key)) this.lru.set(key, body);
-    else this.seen.set(key, true);
   }
 }

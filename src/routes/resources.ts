@@ -15,7 +15,7 @@ import { respond } from '../policies/response-headers';
 import type { DetailMeta, ResourceName, Scope } from '../services/record-source';
 import type { JsonObject, Version } from '../versions/version';
 import { walk } from '../versions/walker';
-import { PageCache } from './page-cache';
+import { KeptAnswers, PageCache } from './page-cache';
 import { methodNotAllowed, READ_ONLY } from './method-not-allowed';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -58,6 +58,26 @@ function httpDate(meta: DetailMeta): string {
   return date;
 }
 
+/** A detail as it is answered: its body, validators and dates. */
+interface RenderedDetail {
+  tag: string;
+  /** `Last-Modified`. */
+  lastModified: string;
+  /** `meta.last_modified` (RFC 3339), for `If-Modified-Since`. */
+  modified: string;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+/** A detail not kept: its body is rendered only if it is sent. */
+type FreshDetail = Omit<RenderedDetail, 'body'> & { body: Uint8Array<ArrayBuffer> | undefined; render(): Uint8Array<ArrayBuffer> };
+
+/**
+ * Rendered details kept at most, in bytes (a species detail is about 1 KB, so some 3,000), and the
+ * keys remembered as asked for once.
+ */
+const DETAIL_CACHE_BYTES = 4 * 1024 * 1024;
+const SEEN_DETAILS = 4096;
+
 /** A detail body in the caller's version. */
 const detailBody = (rewritten: Rewritten, version: Version, found: { record: unknown; meta: DetailMeta }, resource: ResourceName) =>
   renderJson(walk.detail(version, { data: recordFor(rewritten, version, found.record as RawJson | JsonObject, resource), meta: found.meta }));
@@ -74,6 +94,7 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
   // Kept per router: record keys and pages belong to this source.
   const rewritten: Rewritten = new WeakMap();
   const pages = source.immutable ? new PageCache() : undefined;
+  const details = source.immutable ? new KeptAnswers<RenderedDetail>(DETAIL_CACHE_BYTES, SEEN_DETAILS, (d) => d.body.buffer.byteLength + 160) : undefined;
 
   const list = async (c: Context<AppEnv>, resource: ResourceName, scope?: Scope) => {
     requireAccess(c, resource);
@@ -98,23 +119,36 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
     requireAccess(c, resource);
     const version = c.get('version')!;
     const id = c.req.param('id')!;
+    const key = details && `${version.name} ${resource}/${id}`;
+    const kept = key === undefined ? undefined : details!.get(key);
+    const answer = kept ?? (await renderDetail(c, version, resource, id, key));
+    if (notModified({ ifNoneMatch: c.req.header('If-None-Match'), ifModifiedSince: c.req.header('If-Modified-Since') }, answer.tag, answer.modified)) {
+      return respond(c, null, 304, { etag: answer.tag, 'last-modified': answer.lastModified });
+    }
+    return respond(c, answer.body ?? (answer as FreshDetail).render(), 200, {
+      ...JSON_TYPE,
+      etag: answer.tag,
+      'last-modified': answer.lastModified,
+    });
+  };
+
+  /**
+   * A detail in the caller's version. The ETag is the hash of the body's bytes, whatever the
+   * source. A stored record carries the hash of its v2 detail, so a version that serves the core's
+   * body needs no hashing, and the body is rendered only for a 200, unless it is to be kept.
+   */
+  const renderDetail = async (c: Context<AppEnv>, version: Version, resource: ResourceName, id: string, key: string | undefined): Promise<FreshDetail> => {
     const ctx = { requestId: c.get('requestId') };
     const found = source.stored ? await source.stored.get(resource, id, ctx) : await source.get(resource, id, ctx);
     if (!found) throw new ApiError('svc/notFound', `No ${resource} record has id "${id}".`);
-    // The ETag is the hash of the body's bytes, whatever the source. A stored record carries the
-    // hash of its v2 detail, so a version that serves the core's body needs no hashing at all.
-    let body: Uint8Array<ArrayBuffer> | undefined;
+    const render = () => detailBody(rewritten, version, found, resource);
     const stored = 'etag' in found && !walk.rewritesDetails(version);
-    const tag = `"${stored ? found.etag : hex64(...fnv64Hex((body = detailBody(rewritten, version, found, resource))))}"`;
-    const lastModified = httpDate(found.meta);
-    if (notModified({ ifNoneMatch: c.req.header('If-None-Match'), ifModifiedSince: c.req.header('If-Modified-Since') }, tag, found.meta.last_modified)) {
-      return respond(c, null, 304, { etag: tag, 'last-modified': lastModified });
-    }
-    return respond(c, body ?? detailBody(rewritten, version, found, resource), 200, {
-      ...JSON_TYPE,
-      etag: tag,
-      'last-modified': lastModified,
-    });
+    const body = stored && key === undefined ? undefined : render();
+    const tag = `"${stored ? found.etag : hex64(...fnv64Hex(body!))}"`;
+    const answer = { tag, lastModified: httpDate(found.meta), modified: found.meta.last_modified };
+    // Kept without the stored record: only the bytes sent and the validators.
+    if (key !== undefined) details!.set(key, { ...answer, body: body! });
+    return { ...answer, body, render };
   };
 
   for (const resource of RESOURCE_NAMES) {

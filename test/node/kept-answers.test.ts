@@ -91,6 +91,59 @@ describe('rendered pages', () => {
   }
 });
 
+describe('rendered details', () => {
+  it('answer the same bytes and validators again, per version, and 304 from what was kept', async () => {
+    const { get } = testApp();
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await get('/v2/species/ABBA'));
+    const [first, ...again] = answers;
+    const body = await first!.text();
+    for (const res of again) {
+      expect(await res.text()).toBe(body);
+      expect(res.headers.get('ETag')).toBe(first!.headers.get('ETag'));
+      expect(res.headers.get('Last-Modified')).toBe(first!.headers.get('Last-Modified'));
+    }
+    // Another record, asked for as often, is its own answer.
+    for (let i = 0; i < 2; i++) await get('/v2/species/ABAM');
+    const other = await get('/v2/species/ABAM');
+    expect((await json(other)).data.id).toBe('ABAM');
+    expect(other.headers.get('ETag')).not.toBe(first!.headers.get('ETag'));
+    // v1 of the same record: its own body and ETag, not v2's kept answer.
+    for (let i = 0; i < 2; i++) await get('/v1/species/ABBA');
+    const v1 = await get('/v1/species/ABBA');
+    expect((await json(v1)).rank).toBe('SPECIES');
+    expect(v1.headers.get('ETag')).not.toBe(first!.headers.get('ETag'));
+    const notModified = await get('/v2/species/ABBA', { Authorization: DEMO.key, 'If-None-Match': first!.headers.get('ETag')! });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('ETag')).toBe(first!.headers.get('ETag'));
+  });
+
+  it('are served only after the caller’s access is checked', async () => {
+    const { get } = testApp();
+    const family = (await json(await get('/v2/families?page=1'))).data[0].id;
+    for (let i = 0; i < 3; i++) expect((await get(`/v2/families/${family}`)).status).toBe(200);
+    const res = await get(`/v2/families/${family}`, { Authorization: DEMO.speciesOnlyKey });
+    expect(res.status).toBe(403);
+    expect((await json(res)).code).toBe('auth/forbidden');
+  });
+
+  for (const immutable of [false, true]) {
+    it(`${immutable ? 'are kept' : 'are not kept'} for a source that says its answers ${immutable ? 'never change' : 'may change'}`, async () => {
+      const source = {
+        name: 'first',
+        immutable,
+        list: async (): Promise<ListPage> => ({ items: [], total: 0, page: 1, perPage: 20 }),
+        get: async () => ({ record: { id: 'F', slug: 'f', name: source.name, common_name: null }, meta: { last_modified: '2026-03-18T00:00:00Z' } }),
+      };
+      const { get } = testApp({ services: { source }, describes: false });
+      expect((await json(await get('/v2/families/F'))).data.name).toBe('first');
+      expect((await json(await get('/v2/families/F'))).data.name).toBe('first');
+      source.name = 'second';
+      expect((await json(await get('/v2/families/F'))).data.name).toBe(immutable ? 'first' : 'second');
+    });
+  }
+});
+
 describe('dataset pieces', () => {
   /** The pieces on disk, counting every read. */
   function countingStore(): SectionStore & { reads: number } {
