@@ -1,5 +1,4 @@
-import type { Context } from 'hono';
-import type { AppEnv, Services } from '../env';
+import type { LogLine, Services } from '../env';
 import { routeTemplate } from '../migration/v1-routes';
 import { ClientGone } from './client-body';
 import type { Policy } from './policy';
@@ -21,7 +20,8 @@ export const accessLog = (services: Pick<Services, 'log' | 'clock' | 'clientGone
       const caller = c.get('caller');
       const flags = c.get('logFlags');
       const authFailure = c.get('authFailure');
-      services.log({
+      // Members in a fixed order, set one by one: no object spread per request.
+      const line: LogLine = {
         time: time(),
         request_id: c.get('requestId'),
         method: c.req.method,
@@ -29,20 +29,25 @@ export const accessLog = (services: Pick<Services, 'log' | 'clock' | 'clientGone
         version: version?.name ?? null,
         // The template, not the path, so usage reports count routes rather than ids.
         route: version ? routeTemplate(c.req.method, c.req.path.slice(c.get('base').length)) : null,
-        // A caller that went away got no answer: no status is logged as if it had one, and whatever
-        // the handler made of a half-read request is not the gateway's failure.
-        ...(gone(c, services) ? { level: 'info', aborted: true, status: null } : { status: c.res.status }),
-        duration_ms: Math.round((performance.now() - c.get('startedAt')) * 100) / 100,
-        subject: caller ? `${caller.principal.kind}:${caller.principal.id}` : null,
-        credential: caller?.credential ?? null,
-        ...(flags.length > 0 ? { flags } : {}),
-        ...(authFailure ? { auth_failure: authFailure } : {}),
-      });
+      };
+      // A caller that went away got no answer: no status is logged as if it had one, and whatever
+      // the handler made of a half-read request is not the gateway's failure.
+      if (c.error instanceof ClientGone || services.clientGone(c)) {
+        line.level = 'info';
+        line.aborted = true;
+        line.status = null;
+      } else {
+        line.status = c.res.status;
+      }
+      line.duration_ms = Math.round((performance.now() - c.get('startedAt')) * 100) / 100;
+      line.subject = caller ? `${caller.principal.kind}:${caller.principal.id}` : null;
+      line.credential = caller?.credential ?? null;
+      if (flags.length > 0) line.flags = flags;
+      if (authFailure) line.auth_failure = authFailure;
+      services.log(line);
     },
   };
 };
-
-const gone = (c: Context<AppEnv>, services: Pick<Services, 'clientGone'>) => c.error instanceof ClientGone || services.clientGone(c);
 
 /** The clock's time as RFC 3339, spelled once per millisecond however many lines share it. */
 function isoTimes(clock: Services['clock']): () => string {

@@ -3,6 +3,8 @@ import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
 import type { ErrorCode } from '../errors/codes';
+import type { RateLimitDecision } from '../services/rate-limiter';
+import { isPromise } from './policy';
 import { WINDOW_SECONDS } from './rate-limit';
 import { sourceAddress } from './source-address';
 
@@ -46,16 +48,18 @@ export class FailedAuthentications {
    * Called before a presented secret is checked: throws `refusal` (429, `Retry-After`) when the
    * source address or the named client is past the limit.
    */
-  async guard(c: Context<AppEnv>, clientId: string | undefined, refusal: 'svc/tooManyRequests' | 'oauth/slowDown'): Promise<void> {
+  guard(c: Context<AppEnv>, clientId: string | undefined, refusal: 'svc/tooManyRequests' | 'oauth/slowDown'): undefined | Promise<undefined> {
     const buckets = this.buckets(this.address(c), clientId);
-    if (buckets.length === 0) return;
+    if (buckets.length === 0) return undefined;
     const { rateLimiter } = this.services;
-    // One bucket (an address) is the usual case: asked without gathering promises.
-    const decisions =
-      buckets.length === 1
-        ? [await rateLimiter.peek(buckets[0]!.name, this.limit, WINDOW_SECONDS)]
-        : await Promise.all(buckets.map((b) => rateLimiter.peek(b.name, this.limit, WINDOW_SECONDS)));
-    if (decisions.every((d) => d.allowed)) return;
+    const decided = buckets.map((b) => rateLimiter.peek(b.name, this.limit, WINDOW_SECONDS));
+    // An in-process limiter answers at once: nothing to wait for.
+    if (!decided.some(isPromise)) return this.refuseWhenFull(c, buckets, decided as RateLimitDecision[], refusal);
+    return Promise.all(decided).then((decisions) => this.refuseWhenFull(c, buckets, decisions, refusal));
+  }
+
+  private refuseWhenFull(c: Context<AppEnv>, buckets: Bucket[], decisions: RateLimitDecision[], refusal: 'svc/tooManyRequests' | 'oauth/slowDown'): undefined {
+    if (decisions.every((d) => d.allowed)) return undefined;
     const full = buckets.filter((_, i) => !decisions[i]!.allowed);
     const retryAfter = Math.max(...decisions.filter((d) => !d.allowed).map((d) => d.resetSeconds));
     c.get('logFlags').push('authThrottled');

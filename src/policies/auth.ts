@@ -13,6 +13,7 @@ import type { Policy } from './policy';
 
 /** Every place a credential can arrive, whatever the version accepts. */
 const ALL_PLACES: readonly CredentialPlace[] = ['authorization', 'x-api-key', 'x-key', 'query:key', 'query:token'];
+const HEADER_PLACES = ALL_PLACES.filter((p) => !p.startsWith('query:'));
 
 interface Presented {
   place: CredentialPlace;
@@ -50,7 +51,9 @@ export const authenticate = (
     const challenge = (code: ErrorCode, detail: string, bearerError = false) =>
       new ApiError(code, detail, { 'WWW-Authenticate': wwwAuthenticate(rules, realm, bearerError) });
 
-    const found = ALL_PLACES.map((p) => presented(c, p)).filter((p): p is Presented => p !== undefined);
+    // Without a query, no credential can be in one.
+    const places = c.req.url.includes('?') ? ALL_PLACES : HEADER_PLACES;
+    const found = places.map((p) => presented(c, p)).filter((p): p is Presented => p !== undefined);
     const refused = found.find((p) => !rules.places.includes(p.place));
     const chosen = rules.places.map((p) => found.find((f) => f.place === p)).find((f) => f !== undefined);
     const tried = refused ?? chosen;
@@ -60,7 +63,8 @@ export const authenticate = (
         `Send a credential in the ${rules.places.map((p) => (p === 'authorization' ? 'Authorization header' : describePlace(p))).join(', or the ')}.`,
       );
     }
-    await failures.guard(c, undefined, 'svc/tooManyRequests');
+    const guarded = failures.guard(c, undefined, 'svc/tooManyRequests');
+    if (guarded) await guarded;
     let caller: Caller;
     try {
       if (refused) {

@@ -13,7 +13,8 @@ export interface Policy {
   after?(c: Context<AppEnv>): void | Promise<void>;
 }
 
-const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (value as Promise<T> | undefined)?.then === 'function';
+/** Whether a value that may come at once or later comes later. */
+export const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (value as Promise<T> | undefined)?.then === 'function';
 
 /**
  * The policies as one middleware: each `before` in order, then the routes, then each `after` in

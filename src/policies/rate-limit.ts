@@ -1,8 +1,9 @@
 import type { Config } from '../config';
-import type { Services } from '../env';
+import type { Context } from 'hono';
+import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
 import type { RateLimitDecision } from '../services/rate-limiter';
-import type { Policy } from './policy';
+import { isPromise, type Policy } from './policy';
 import { policyHeaders } from './response-headers';
 
 /** Every limit is per minute (CONTRACT sections 1 and 11). */
@@ -32,25 +33,27 @@ export function refusedHeaders(policy: string, decision: RateLimitDecision): Rec
 export const rateLimit = (config: Pick<Config, 'rateLimitPerMinute'>, services: Pick<Services, 'rateLimiter'>): Policy => {
   // The policy's value changes only with the limit: spelled once, not per request.
   const configured = policyValue('default', config.rateLimitPerMinute);
+  /** Refuses past the limit; otherwise the counts go on the response. */
+  const counted = (c: Context<AppEnv>, kind: string, id: string, decision: RateLimitDecision): undefined => {
+    if (!decision.allowed) {
+      throw new ApiError(
+        'svc/rateLimited',
+        `More than ${decision.limit} requests this minute for ${kind} ${id}; retry in ${decision.resetSeconds} s.`,
+        refusedHeaders('default', decision),
+      );
+    }
+    const headers = policyHeaders(c);
+    headers.set('RateLimit-Policy', decision.limit === config.rateLimitPerMinute ? configured : policyValue('default', decision.limit));
+    headers.set('RateLimit', countsValue('default', decision));
+    return undefined;
+  };
   return {
-    async before(c) {
+    before(c) {
       const caller = c.get('caller');
       if (!caller) return undefined;
       const { kind, id } = caller.principal;
-      const decision = await services.rateLimiter.hit(`${kind}:${id}`, config.rateLimitPerMinute, WINDOW_SECONDS);
-      if (!decision.allowed) {
-        throw new ApiError(
-          'svc/rateLimited',
-          `More than ${decision.limit} requests this minute for ${kind} ${id}; retry in ${decision.resetSeconds} s.`,
-          refusedHeaders('default', decision),
-        );
-      }
-      const policy = decision.limit === config.rateLimitPerMinute ? configured : policyValue('default', decision.limit);
-      const counts = countsValue('default', decision);
-      const headers = policyHeaders(c);
-      headers.set('RateLimit-Policy', policy);
-      headers.set('RateLimit', counts);
-      return undefined;
+      const decision = services.rateLimiter.hit(`${kind}:${id}`, config.rateLimitPerMinute, WINDOW_SECONDS);
+      return isPromise(decision) ? decision.then((d) => counted(c, kind, id, d)) : counted(c, kind, id, decision);
     },
   };
 };

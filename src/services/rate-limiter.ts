@@ -8,12 +8,16 @@ export interface RateLimitDecision {
   resetSeconds: number;
 }
 
+/** A decision at once (a limiter in this process), or once a shared limiter has answered. */
+export type Decided = RateLimitDecision | Promise<RateLimitDecision>;
+
 /**
  * Counts requests per bucket (a project, a token subject, an OAuth client) in fixed windows.
- * Node uses an in-memory implementation; the Workers entry a Durable Object per bucket.
+ * Node uses an in-memory implementation (or Redis, shared); the Workers entry a Durable Object
+ * per bucket. An in-process limiter answers synchronously, so a request it counts waits for nothing.
  */
 export interface RateLimiter {
-  hit(bucket: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
+  hit(bucket: string, limit: number, windowSeconds: number): Decided;
   /** The bucket as it stands, without counting: `allowed` is false once the window is full. */
-  peek(bucket: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
+  peek(bucket: string, limit: number, windowSeconds: number): Decided;
 }

@@ -23,13 +23,13 @@ export class MemoryRateLimiter implements RateLimiter {
     return this.windows.size;
   }
 
-  async hit(bucket: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+  hit(bucket: string, limit: number, windowSeconds: number): RateLimitDecision {
     const { state, decision } = countHit(this.windows.get(bucket), this.clock.now(), limit, windowSeconds);
     this.windows.set(bucket, state);
     return decision;
   }
 
-  async peek(bucket: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+  peek(bucket: string, limit: number, windowSeconds: number): RateLimitDecision {
     return peekWindow(this.windows.get(bucket), this.clock.now(), limit, windowSeconds);
   }
 }

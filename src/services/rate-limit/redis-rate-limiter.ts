@@ -1,6 +1,6 @@
 import type { LogLine } from '../../env';
 import type { Clock } from '../clock';
-import type { RateLimitDecision, RateLimiter } from '../rate-limiter';
+import type { Decided, RateLimitDecision, RateLimiter } from '../rate-limiter';
 import { countHit, peekWindow, windowStart } from './fixed-window';
 
 /**
@@ -59,7 +59,7 @@ export class RedisRateLimiter implements RateLimiter {
     );
   }
 
-  private async shared(viaRedis: () => Promise<RateLimitDecision>, locally: () => Promise<RateLimitDecision>): Promise<RateLimitDecision> {
+  private async shared(viaRedis: () => Promise<RateLimitDecision>, locally: () => Decided): Promise<RateLimitDecision> {
     if (this.clock.now() < this.skipUntil) return locally();
     try {
       const decision = await viaRedis();
