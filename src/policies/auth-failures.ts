@@ -52,10 +52,16 @@ export class FailedAuthentications {
     const buckets = this.buckets(this.address(c), clientId);
     if (buckets.length === 0) return undefined;
     const { rateLimiter } = this.services;
-    const decided = buckets.map((b) => rateLimiter.peek(b.name, this.limit, WINDOW_SECONDS));
-    // An in-process limiter answers at once: nothing to wait for.
-    if (!decided.some(isPromise)) return this.refuseWhenFull(c, buckets, decided as RateLimitDecision[], refusal);
-    return Promise.all(decided).then((decisions) => this.refuseWhenFull(c, buckets, decisions, refusal));
+    if (buckets.length === 1) {
+      // The usual case, one bucket (an address), asked without gathering answers; an in-process
+      // limiter answers at once, so there is nothing to wait for.
+      const decided = rateLimiter.peek(buckets[0]!.name, this.limit, WINDOW_SECONDS);
+      if (isPromise(decided)) return decided.then((d) => this.refuseWhenFull(c, buckets, [d], refusal));
+      return decided.allowed ? undefined : this.refuseWhenFull(c, buckets, [decided], refusal);
+    }
+    return Promise.all(buckets.map((b) => rateLimiter.peek(b.name, this.limit, WINDOW_SECONDS))).then((decisions) =>
+      this.refuseWhenFull(c, buckets, decisions, refusal),
+    );
   }
 
   private refuseWhenFull(c: Context<AppEnv>, buckets: Bucket[], decisions: RateLimitDecision[], refusal: 'svc/tooManyRequests' | 'oauth/slowDown'): undefined {
@@ -89,14 +95,16 @@ export class FailedAuthentications {
   }
 
   private address(c: Context<AppEnv>): string | undefined {
-    return sourceAddress(this.services.connection(c), c.req.header('X-Forwarded-For'), this.config.trustProxy);
+    // `X-Forwarded-For` counts only behind a trusted proxy: not even read otherwise.
+    const forwardedFor = this.config.trustProxy ? c.req.header('X-Forwarded-For') : undefined;
+    return sourceAddress(this.services.connection(c), forwardedFor, this.config.trustProxy);
   }
 
   /** The buckets an attempt counts in: its address when one is known, and the client it names. */
   private buckets(address: string | undefined, clientId: string | undefined): Bucket[] {
-    return [
-      ...(address !== undefined ? [{ name: `authfail:addr:${address}`, who: 'from this address' }] : []),
-      ...(clientId ? [{ name: `authfail:client:${clientId}`, who: 'for this client' }] : []),
-    ];
+    const buckets: Bucket[] = [];
+    if (address !== undefined) buckets.push({ name: `authfail:addr:${address}`, who: 'from this address' });
+    if (clientId) buckets.push({ name: `authfail:client:${clientId}`, who: 'for this client' });
+    return buckets;
   }
 }

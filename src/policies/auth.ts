@@ -4,12 +4,12 @@ import { ApiError } from '../errors/api-error';
 import type { ErrorCode } from '../errors/codes';
 import type { Principal } from '../services/credentials/credential-store';
 import type { ResourceName } from '../services/record-source';
-import type { CredentialPlace, CredentialRules, Scheme } from '../versions/version';
+import type { CredentialPlace, CredentialRules, Scheme, Version } from '../versions/version';
 import { isDescriptionPath } from '../openapi/names';
 import { findNewlineDigestEntry, newlineDigestWarning } from '../services/credentials/newline-digest';
 import { walk } from '../versions/walker';
 import type { FailedAuthentications } from './auth-failures';
-import type { Policy } from './policy';
+import { isPromise, type Policy } from './policy';
 
 /** Every place a credential can arrive, whatever the version accepts. */
 const ALL_PLACES: readonly CredentialPlace[] = ['authorization', 'x-api-key', 'x-key', 'query:key', 'query:token'];
@@ -20,9 +20,8 @@ interface Presented {
   value: string;
 }
 
-function presented(c: Context<AppEnv>, place: CredentialPlace): Presented | undefined {
-  const value = place.startsWith('query:') ? c.req.query(place.slice('query:'.length)) : c.req.header(place);
-  return value === undefined ? undefined : { place, value };
+function presentedValue(c: Context<AppEnv>, place: CredentialPlace): string | undefined {
+  return place.startsWith('query:') ? c.req.query(place.slice('query:'.length)) : c.req.header(place);
 }
 
 /** Log label of a credential's kind and place: `apiKey`, `bearer`, `v1:x-api-key`, `v1:query`. */
@@ -43,7 +42,7 @@ export const authenticate = (
   realm: string,
   failures: FailedAuthentications,
 ): Policy => ({
-  async before(c) {
+  before(c) {
     const version = c.get('version');
     // A version's description is public (CONTRACT section 15); nothing there is counted or limited.
     if (!version || isDescriptionPath(c.req.path, c.get('base'))) return undefined;
@@ -53,9 +52,20 @@ export const authenticate = (
 
     // Without a query, no credential can be in one.
     const places = c.req.url.includes('?') ? ALL_PLACES : HEADER_PLACES;
-    const found = places.map((p) => presented(c, p)).filter((p): p is Presented => p !== undefined);
-    const refused = found.find((p) => !rules.places.includes(p.place));
-    const chosen = rules.places.map((p) => found.find((f) => f.place === p)).find((f) => f !== undefined);
+    // The first credential in a place the version refuses, and the one in the first place it accepts.
+    let refused: Presented | undefined;
+    let chosen: Presented | undefined;
+    let chosenRank = rules.places.length;
+    for (const place of places) {
+      const value = presentedValue(c, place);
+      if (value === undefined) continue;
+      const rank = rules.places.indexOf(place);
+      if (rank < 0) refused ??= { place, value };
+      else if (rank < chosenRank) {
+        chosen = { place, value };
+        chosenRank = rank;
+      }
+    }
     const tried = refused ?? chosen;
     if (!tried) {
       throw challenge(
@@ -64,28 +74,55 @@ export const authenticate = (
       );
     }
     const guarded = failures.guard(c, undefined, 'svc/tooManyRequests');
-    if (guarded) await guarded;
-    let caller: Caller;
-    try {
-      if (refused) {
-        throw challenge(
-          'auth/credentialNotAccepted',
-          `${version.name} accepts credentials only in the Authorization header; remove the ${describePlace(refused.place)}.`,
-        );
+    // An API key a store in this process knows, hashed synchronously: admitted without a promise.
+    const known = guarded || refused ? undefined : knownApiKey(services, chosen!, rules);
+    if (known) return admit(c, version, known);
+    return (async () => {
+      if (guarded) await guarded;
+      let caller: Caller;
+      try {
+        if (refused) {
+          throw challenge(
+            'auth/credentialNotAccepted',
+            `${version.name} accepts credentials only in the Authorization header; remove the ${describePlace(refused.place)}.`,
+          );
+        }
+        caller = await verify(services, chosen!, rules, version.name, challenge);
+      } catch (err) {
+        // A 401 is a refused credential; anything else (a 500) says nothing about the caller.
+        if (err instanceof ApiError && err.status === 401) await failures.record(c, { place: tried.place, code: err.code });
+        throw err;
       }
-      caller = await verify(services, chosen!, rules, version.name, challenge);
-    } catch (err) {
-      // A 401 is a refused credential; anything else (a 500) says nothing about the caller.
-      if (err instanceof ApiError && err.status === 401) await failures.record(c, { place: tried.place, code: err.code });
-      throw err;
-    }
-    c.set('caller', caller);
-    if (walk.previewOnly(version) && !caller.principal.access.preview) {
-      throw new ApiError('auth/forbidden', `${version.name} is a closed preview; this credential is not in it.`);
-    }
-    return undefined;
+      return admit(c, version, caller);
+    })();
   },
 });
+
+/** The authenticated caller goes on, unless the version is a closed preview it is not in. */
+function admit(c: Context<AppEnv>, version: Version, caller: Caller): undefined {
+  c.set('caller', caller);
+  if (walk.previewOnly(version) && !caller.principal.access.preview) {
+    throw new ApiError('auth/forbidden', `${version.name} is a closed preview; this credential is not in it.`);
+  }
+  return undefined;
+}
+
+const AUTHORIZATION = /^\s*(\S+)\s+(\S+)\s*$/;
+
+/**
+ * The caller behind `Authorization: ApiKey <key>` when the digest and the store answer at once
+ * (Node, credentials in memory) and the key is known; otherwise undefined, and `verify` decides.
+ */
+function knownApiKey(services: Pick<Services, 'credentials' | 'digest'>, chosen: Presented, rules: CredentialRules): Caller | undefined {
+  if (chosen.place !== 'authorization' || !rules.schemes.includes('apikey')) return undefined;
+  const match = AUTHORIZATION.exec(chosen.value);
+  if (!match || schemeOf(match[1]!) !== 'apikey') return undefined;
+  const digest = services.digest(match[2]!);
+  if (typeof digest !== 'string') return undefined;
+  const principal = services.credentials.apiKey(digest);
+  if (principal === undefined || isPromise(principal)) return undefined;
+  return { principal, credential: label('authorization', 'apikey', '') };
+}
 
 /** The caller behind a credential in an accepted place, or a thrown 401. */
 async function verify(
@@ -98,7 +135,7 @@ async function verify(
   let principal: Principal | undefined;
   let scheme: Scheme | undefined;
   if (chosen.place === 'authorization') {
-    const match = /^\s*(\S+)\s+(\S+)\s*$/.exec(chosen.value);
+    const match = AUTHORIZATION.exec(chosen.value);
     scheme = match ? schemeOf(match[1]!) : undefined;
     if (!match || !scheme) throw challenge('auth/invalidCredential', 'The Authorization header must be "ApiKey <key>" or "Bearer <token>".');
     if (!rules.schemes.includes(scheme)) {

@@ -21,10 +21,13 @@ export interface OAuthClient {
 }
 
 /** Looks credentials up by the SHA-256 hex digest of their secret; plaintext is never stored. */
+/** An answer at once (a store in memory), or once a remote store has answered (Workers KV). */
+export type Looked<T> = T | undefined | Promise<T | undefined>;
+
 export interface CredentialStore {
-  apiKey(digest: string): Promise<Principal | undefined>;
-  personalToken(digest: string): Promise<Principal | undefined>;
-  client(clientId: string): Promise<OAuthClient | undefined>;
+  apiKey(digest: string): Looked<Principal>;
+  personalToken(digest: string): Looked<Principal>;
+  client(clientId: string): Looked<OAuthClient>;
 }
 
 /** The JSON document of `CREDENTIALS_FILE` (and of the demo store). */
@@ -58,13 +61,13 @@ export class MemoryCredentialStore implements CredentialStore {
     return { projects: this.keys.size, clients: this.clients.size, personal_tokens: this.tokens.size };
   }
 
-  async apiKey(digest: string) {
+  apiKey(digest: string): Principal | undefined {
     return this.keys.get(digest);
   }
-  async personalToken(digest: string) {
+  personalToken(digest: string): Principal | undefined {
     return this.tokens.get(digest);
   }
-  async client(clientId: string) {
+  client(clientId: string): OAuthClient | undefined {
     return this.clients.get(clientId);
   }
 }

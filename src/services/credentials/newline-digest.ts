@@ -1,4 +1,4 @@
-import type { Principal } from './credential-store';
+import type { Looked, Principal } from './credential-store';
 
 /**
  * `echo "$SECRET" | sha256sum` digests the secret followed by a newline, so a credential stored
@@ -9,7 +9,7 @@ import type { Principal } from './credential-store';
 export async function findNewlineDigestEntry(
   secret: string,
   digest: (text: string) => string | Promise<string>,
-  lookups: ReadonlyArray<(digest: string) => Promise<Principal | undefined>>,
+  lookups: ReadonlyArray<(digest: string) => Looked<Principal>>,
 ): Promise<string | undefined> {
   const withNewline = await digest(`${secret}\n`);
   for (const lookup of lookups) {
