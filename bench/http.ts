@@ -5,14 +5,16 @@
  * gateway and a gateway in upstream mode in front of it (warm cache), each a child process on an
  * ephemeral loopback port, and drives each route with autocannon. For every case it prints req/s,
  * p99, the server's CPU µs per request (utime + stime of the child from /proc, so Linux only) and
- * the ratio reference CPU / gateway CPU (1 = the stack's cost; higher is better).
+ * the ratio reference CPU / gateway CPU (1 = the stack's cost; higher is better). The reference
+ * is measured in turns with each case (`BENCH_SLICES`, 4 slices of each by default), and each ratio is taken against the
+ * reference of its own turns: a machine shared with other work moves both alike.
  *
  * The gateway runs as `npm start` runs it in production: built (`scripts/build.mjs --if-stale`),
  * then the command line of the `start` script (`node <flags> dist/node.js`).
  *
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's gateway with this harness
  * (how the numbers "before" in BENCHMARKS.md were taken); `BENCH_CASES=v2 page,v2 detail` runs
- * only those cases (the reference always runs). Not part of `npm test`.
+ * only those cases (the reference runs in turn with each). Not part of `npm test`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,7 +26,7 @@ import autocannon from 'autocannon';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DISTINCT = 500;
-/** `BENCH_CASES=v2 page,v2 detail` runs only those cases (the reference always runs). */
+/** `BENCH_CASES=v2 page,v2 detail` runs only those cases (the reference runs in turn with each). */
 const ONLY = process.env.BENCH_CASES?.split(',').map((s) => s.trim());
 const AUTHORIZATION = 'ApiKey demo-project-key';
 const HERE = fileURLToPath(new URL('..', import.meta.url));
@@ -98,6 +100,9 @@ interface Stats {
   p99: number;
   cpuUs: number;
   failures: number;
+  /** Totals, so slices can be added up. */
+  requests: number;
+  cpuSeconds: number;
 }
 
 async function load(server: Server, paths: string[], seconds: number): Promise<Stats> {
@@ -117,12 +122,45 @@ async function load(server: Server, paths: string[], seconds: number): Promise<S
     p99: result.latency.p99,
     cpuUs: total > 0 ? (cpu * 1e6) / total : NaN,
     failures: result.non2xx + result.errors + result.timeouts,
+    requests: total,
+    cpuSeconds: cpu,
   };
 }
 
-async function measure(server: Server, paths: string[]): Promise<Stats> {
-  await load(server, paths, 1); // JIT warm-up, not measured
-  return load(server, paths, SECONDS);
+/** Slices of one server's load as one measurement. */
+function added(slices: Stats[]): Stats {
+  const requests = slices.reduce((n, s) => n + s.requests, 0);
+  const cpu = slices.reduce((n, s) => n + s.cpuSeconds, 0);
+  return {
+    rps: slices.reduce((n, s) => n + s.rps, 0) / slices.length,
+    p99: Math.max(...slices.map((s) => s.p99)),
+    cpuUs: requests > 0 ? (cpu * 1e6) / requests : NaN,
+    failures: slices.reduce((n, s) => n + s.failures, 0),
+    requests,
+    cpuSeconds: cpu,
+  };
+}
+
+/** Slices per case: the reference and the case take turns, so both meet the same load from the rest of the machine. */
+const SLICES = Number(process.env.BENCH_SLICES ?? 4);
+/** Seconds of load before each measurement, for the JIT and the caches. */
+const WARM_UP = 2;
+
+/**
+ * A case and the reference measured in turns (after a warm-up of each): SECONDS of each in
+ * SLICES slices, so that what else the machine does at that moment weighs on both alike and
+ * the ratio is taken against the reference of the same minute, not of the start of the run.
+ */
+async function measure(reference: Server, server: Server, paths: string[]): Promise<{ ref: Stats; gateway: Stats }> {
+  await load(reference, ['/'], WARM_UP);
+  await load(server, paths, WARM_UP); // not measured
+  const ref: Stats[] = [];
+  const gateway: Stats[] = [];
+  for (let k = 0; k < SLICES; k++) {
+    ref.push(await load(reference, ['/'], SECONDS / SLICES));
+    gateway.push(await load(server, paths, SECONDS / SLICES));
+  }
+  return { ref: added(ref), gateway: added(gateway) };
 }
 
 /** Requests every path once, so a warm cache holds them all. */
@@ -183,39 +221,42 @@ async function main(): Promise<void> {
     writeFileSync(file, new Uint8Array(await page.arrayBuffer()));
     const reference = await start(
       'reference',
-      ['--import', 'tsx', join(HERE, 'bench/reference-server.ts'), file],
+      // Node's flags of the production start apply to the reference too.
+      [...args.filter((a) => a.startsWith('--') && a !== '--import'), '--import', 'tsx', join(HERE, 'bench/reference-server.ts'), file],
       HERE,
       {},
       (line) => (JSON.parse(line) as { port?: number }).port,
     );
     servers.push(reference);
 
-    const ref = await measure(reference, ['/']);
-    process.stderr.write(`reference: ${fmt(ref.rps)} req/s, ${fmt(ref.cpuUs)} µs CPU/request\n`);
-    const rows: string[] = [
-      `| reference (same-size page, pre-serialized) | ${fmt(ref.rps)} | ${fmt(ref.p99, 1)} | ${fmt(ref.cpuUs)} | 1.00 | 1.00 | ${ref.failures} |`,
-    ];
+    const rows: string[] = [];
     const results = new Map<string, Stats>();
+    const references: Stats[] = [];
     for (const c of cases().filter((c) => !ONLY || ONLY.includes(c.name))) {
       const server = c.upstream ? upstream : gateway;
       if (c.upstream) await warm(upstream.url, c.paths);
-      const s = await measure(server, c.paths);
+      const { ref, gateway: s } = await measure(reference, server, c.paths);
+      references.push(ref);
       results.set(c.name, s);
-      process.stderr.write(`${c.name}: ${fmt(s.rps)} req/s, ${fmt(s.cpuUs)} µs CPU/request\n`);
+      process.stderr.write(`${c.name}: ${fmt(s.rps)} req/s, ${fmt(s.cpuUs)} µs CPU/request (reference in turn: ${fmt(ref.cpuUs)} µs)\n`);
       rows.push(
-        `| ${c.name} | ${fmt(s.rps)} | ${fmt(s.p99, 1)} | ${fmt(s.cpuUs)} | ${fmt(ref.cpuUs / s.cpuUs, 2)} | ${fmt(s.rps / ref.rps, 2)} | ${s.failures} |`,
+        `| ${c.name} | ${fmt(s.rps)} | ${fmt(s.p99, 1)} | ${fmt(s.cpuUs)} | ${fmt(ref.cpuUs)} | ${fmt(ref.cpuUs / s.cpuUs, 2)} | ${fmt(s.rps / ref.rps, 2)} | ${s.failures} |`,
       );
     }
+    const ref = added(references);
     const rssAfter = rssMb(gateway.child.pid!);
     const v1 = results.get('v1 page') ?? { cpuUs: NaN };
     const v2 = results.get('v2 page') ?? { cpuUs: NaN };
 
     console.log(
-      `\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per case after 1 s of warm-up`,
+      `\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per case and of the reference in ${SLICES} turns, after ${WARM_UP} s of warm-up of each`,
     );
     console.log(`gateway: node ${args.join(' ')} in ${GATEWAY_DIR}`);
-    console.log('\n| case | req/s | p99 ms | CPU µs/request | ratio (reference CPU / CPU) | req/s ratio | non-2xx/errors |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    console.log(`reference over the run: ${fmt(ref.rps)} req/s, p99 ${fmt(ref.p99, 1)} ms, ${fmt(ref.cpuUs)} µs CPU/request, ${ref.failures} non-2xx/errors`);
+    console.log(
+      '\n| case | req/s | p99 ms | CPU µs/request | reference in turn: CPU µs/request | ratio (reference CPU / CPU) | req/s ratio | non-2xx/errors |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) console.log(row);
     console.log(`\nv1 page / v2 page (CPU): ${fmt(v2.cpuUs / v1.cpuUs, 2)}`);
     console.log(`bundled gateway start-up: ${gateway.startupMs ?? 'n/a'} ms in-process (its log line), ${fmt(gateway.startedMs)} ms from spawn to listening`);
