@@ -24,8 +24,12 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   hit(bucket: string, limit: number, windowSeconds: number): RateLimitDecision {
-    const { state, decision } = countHit(this.windows.get(bucket), this.clock.now(), limit, windowSeconds);
-    this.windows.set(bucket, state);
+    const held = this.windows.get(bucket);
+    const { state, decision } = countHit(held, this.clock.now(), limit, windowSeconds);
+    // The same window counted once more: updated where it is held (the lookup made it the most
+    // recently used); a new window replaces it.
+    if (held && held.start === state.start) held.count = state.count;
+    else this.windows.set(bucket, state);
     return decision;
   }
 
