@@ -1,8 +1,8 @@
-import { type ErrorHandler, Hono } from 'hono';
+import { Hono } from 'hono';
 import type { Config } from './config';
 import type { AppEnv, Services } from './env';
 import { ApiError } from './errors/api-error';
-import { renderError } from './errors/render';
+import { errorHandler, renderError } from './errors/render';
 import { mountMigration } from './migration';
 import { docsRoutes } from './openapi/docs-page';
 import { descriptionRoutes } from './openapi/route';
@@ -16,7 +16,7 @@ import { buildVersions } from './versions';
 export function createApp(config: Config, services: Services): Hono<AppEnv> {
   const versions = buildVersions(config);
   const app = new Hono<AppEnv>();
-  const onError: ErrorHandler<AppEnv> = (err, c) => renderError(err, c, { config, services });
+  const onError = errorHandler({ config, services });
 
   // The policies, in the order every request meets them (one list: src/policies/index.ts).
   for (const policy of policies(config, services, versions, onError)) app.use(policy);

@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../config';
 import type { AppDeps, AppEnv, Services } from '../env';
@@ -26,12 +26,17 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('svc/internalError', 'An unexpected error occurred; quote the request id to support.');
 }
 
+/** What the renderer needs: the configuration and the log. */
+type RenderDeps = Pick<AppDeps, 'config'> & { services: Pick<Services, 'log'> & Partial<Pick<Services, 'clientGone'>> };
+
+/** An app's error handler: every error through `renderError`. */
+export const errorHandler =
+  (deps: RenderDeps): ErrorHandler<AppEnv> =>
+  (err, c) =>
+    renderError(err, c, deps);
+
 /** The one error renderer: the caller's version shape (v1 legacy body) or RFC 9457 problem+json. */
-export function renderError(
-  err: unknown,
-  c: Context<AppEnv>,
-  { config, services }: Pick<AppDeps, 'config'> & { services: Pick<Services, 'log'> & Partial<Pick<Services, 'clientGone'>> },
-): Response {
+export function renderError(err: unknown, c: Context<AppEnv>, { config, services }: RenderDeps): Response {
   const error = toApiError(err);
   // A body that could not be read because its sender left is not a failure of the gateway.
   if (error.code === 'svc/internalError' && err !== error && !(err instanceof ClientGone) && !services.clientGone?.(c)) {

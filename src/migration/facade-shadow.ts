@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
-import { renderError } from '../errors/render';
+import { errorHandler, renderError } from '../errors/render';
 import type { Version } from '../versions/version';
 import type { Side } from './compare';
 
@@ -25,7 +25,7 @@ export function facadeShadow(core: Hono<AppEnv>, version: Version, config: Confi
   });
   for (const base of version.bases) app.route(base, core);
   app.notFound((c) => renderError(new ApiError('svc/notFound'), c, { config, services }));
-  app.onError((err, c) => renderError(err, c, { config, services }));
+  app.onError(errorHandler({ config, services }));
 
   return async (c) => {
     const vars = { ...Object.fromEntries(CARRIED.map((name) => [name, c.get(name)])), logFlags: [] } as unknown as Vars;

@@ -50,18 +50,10 @@ export class FailedAuthentications {
    */
   guard(c: Context<AppEnv>, clientId: string | undefined, refusal: 'svc/tooManyRequests' | 'oauth/slowDown'): undefined | Promise<undefined> {
     const buckets = this.buckets(this.address(c), clientId);
-    if (buckets.length === 0) return undefined;
-    const { rateLimiter } = this.services;
-    if (buckets.length === 1) {
-      // The usual case, one bucket (an address), asked without gathering answers; an in-process
-      // limiter answers at once, so there is nothing to wait for.
-      const decided = rateLimiter.peek(buckets[0]!.name, this.limit, WINDOW_SECONDS);
-      if (isPromise(decided)) return decided.then((d) => this.refuseWhenFull(c, buckets, [d], refusal));
-      return decided.allowed ? undefined : this.refuseWhenFull(c, buckets, [decided], refusal);
-    }
-    return Promise.all(buckets.map((b) => rateLimiter.peek(b.name, this.limit, WINDOW_SECONDS))).then((decisions) =>
-      this.refuseWhenFull(c, buckets, decisions, refusal),
-    );
+    const decided = buckets.map((b) => this.services.rateLimiter.peek(b.name, this.limit, WINDOW_SECONDS));
+    // An in-process limiter answers at once: then there is nothing to wait for.
+    if (decided.some(isPromise)) return Promise.all(decided).then((decisions) => this.refuseWhenFull(c, buckets, decisions, refusal));
+    return this.refuseWhenFull(c, buckets, decided as RateLimitDecision[], refusal);
   }
 
   private refuseWhenFull(c: Context<AppEnv>, buckets: Bucket[], decisions: RateLimitDecision[], refusal: 'svc/tooManyRequests' | 'oauth/slowDown'): undefined {

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv, Caller, Services } from '../env';
 import { ApiError } from '../errors/api-error';
 import type { ErrorCode } from '../errors/codes';
-import type { Principal } from '../services/credentials/credential-store';
+import type { Looked, Principal } from '../services/credentials/credential-store';
 import type { ResourceName } from '../services/record-source';
 import type { CredentialPlace, CredentialRules, Scheme, Version } from '../versions/version';
 import { isDescriptionPath } from '../openapi/names';
@@ -74,12 +74,13 @@ export const authenticate = (
       );
     }
     const guarded = failures.guard(c, undefined, 'svc/tooManyRequests');
-    // An API key a store in this process knows, hashed synchronously: admitted without a promise.
-    const known = guarded || refused ? undefined : knownApiKey(services, chosen!, rules);
-    if (known) return admit(c, version, known);
-    return (async () => {
-      if (guarded) await guarded;
-      let caller: Caller;
+    const decide = (): Promise<undefined> | undefined => {
+      // A 401 is a refused credential; anything else (a 500) says nothing about the caller.
+      const failed = async (err: unknown): Promise<never> => {
+        if (err instanceof ApiError && err.status === 401) await failures.record(c, { place: tried.place, code: err.code });
+        throw err;
+      };
+      let verified: Caller | Promise<Caller>;
       try {
         if (refused) {
           throw challenge(
@@ -87,14 +88,13 @@ export const authenticate = (
             `${version.name} accepts credentials only in the Authorization header; remove the ${describePlace(refused.place)}.`,
           );
         }
-        caller = await verify(services, chosen!, rules, version.name, challenge);
+        verified = verify(services, chosen!, rules, version.name, challenge);
       } catch (err) {
-        // A 401 is a refused credential; anything else (a 500) says nothing about the caller.
-        if (err instanceof ApiError && err.status === 401) await failures.record(c, { place: tried.place, code: err.code });
-        throw err;
+        return failed(err);
       }
-      return admit(c, version, caller);
-    })();
+      return isPromise(verified) ? verified.then((caller) => admit(c, version, caller), failed) : admit(c, version, verified);
+    };
+    return guarded ? guarded.then(decide) : decide();
   },
 });
 
@@ -107,33 +107,29 @@ function admit(c: Context<AppEnv>, version: Version, caller: Caller): undefined 
   return undefined;
 }
 
+/** `fn` of a value that may come at once or later: at once when it does (no promise is made). */
+function andThen<T, U>(value: T | Promise<T>, fn: (value: T) => U | Promise<U>): U | Promise<U> {
+  return isPromise(value) ? value.then(fn) : fn(value);
+}
+
 const AUTHORIZATION = /^\s*(\S+)\s+(\S+)\s*$/;
 
 /**
- * The caller behind `Authorization: ApiKey <key>` when the digest and the store answer at once
- * (Node, credentials in memory) and the key is known; otherwise undefined, and `verify` decides.
+ * The caller behind a credential in an accepted place, or a thrown 401 (a rejected promise when
+ * the lookups answer later). Synchronous when the digest and the store answer at once (Node,
+ * credentials in memory): a known API key is admitted without a promise.
  */
-function knownApiKey(services: Pick<Services, 'credentials' | 'digest'>, chosen: Presented, rules: CredentialRules): Caller | undefined {
-  if (chosen.place !== 'authorization' || !rules.schemes.includes('apikey')) return undefined;
-  const match = AUTHORIZATION.exec(chosen.value);
-  if (!match || schemeOf(match[1]!) !== 'apikey') return undefined;
-  const digest = services.digest(match[2]!);
-  if (typeof digest !== 'string') return undefined;
-  const principal = services.credentials.apiKey(digest);
-  if (principal === undefined || isPromise(principal)) return undefined;
-  return { principal, credential: label('authorization', 'apikey', '') };
-}
-
-/** The caller behind a credential in an accepted place, or a thrown 401. */
-async function verify(
+function verify(
   services: Pick<Services, 'credentials' | 'tokens' | 'digest' | 'log'>,
   chosen: Presented,
   rules: CredentialRules,
   versionName: string,
   challenge: (code: ErrorCode, detail: string, bearerError?: boolean) => ApiError,
-): Promise<Caller> {
-  let principal: Principal | undefined;
+): Caller | Promise<Caller> {
+  let secret = chosen.value;
   let scheme: Scheme | undefined;
+  let found: Looked<Principal>;
+  let kinds: Array<'apiKey' | 'personalToken'>;
   if (chosen.place === 'authorization') {
     const match = AUTHORIZATION.exec(chosen.value);
     scheme = match ? schemeOf(match[1]!) : undefined;
@@ -141,21 +137,23 @@ async function verify(
     if (!rules.schemes.includes(scheme)) {
       throw challenge('auth/credentialNotAccepted', `${versionName} does not accept ${scheme === 'apikey' ? 'API keys' : 'Bearer tokens'}.`);
     }
-    principal = await (scheme === 'apikey' ? services.credentials.apiKey(await services.digest(match[2]!)) : bearer(services, match[2]!, challenge));
-    if (!principal) {
-      await explainFailure(services, match[2]!, scheme === 'apikey' ? ['apiKey'] : ['personalToken']);
-      throw challenge('auth/invalidCredential', 'The credential is not valid.', scheme === 'bearer');
-    }
+    secret = match[2]!;
+    found = scheme === 'apikey' ? andThen(services.digest(secret), (digest) => services.credentials.apiKey(digest)) : bearer(services, secret, challenge);
+    kinds = scheme === 'apikey' ? ['apiKey'] : ['personalToken'];
   } else {
     // Legacy places carry a bare secret: a project key, else a personal or OAuth token.
-    const digest = await services.digest(chosen.value);
-    principal = (await services.credentials.apiKey(digest)) ?? (await bearer(services, chosen.value, challenge));
-    if (!principal) {
-      await explainFailure(services, chosen.value, ['apiKey', 'personalToken']);
-      throw challenge('auth/invalidCredential', 'The credential is not valid.');
-    }
+    found = andThen(
+      andThen(services.digest(secret), (digest) => services.credentials.apiKey(digest)),
+      (principal) => principal ?? bearer(services, secret, challenge),
+    );
+    kinds = ['apiKey', 'personalToken'];
   }
-  return { principal, credential: label(chosen.place, scheme, versionName) };
+  return andThen(found, (principal) => {
+    if (principal) return { principal, credential: label(chosen.place, scheme, versionName) };
+    return explainFailure(services, secret, kinds).then(() => {
+      throw challenge('auth/invalidCredential', 'The credential is not valid.', scheme === 'bearer');
+    });
+  });
 }
 
 /** A secret that failed: logs a hint when the stored digest was made with a trailing newline. */

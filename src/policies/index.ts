@@ -1,7 +1,7 @@
 import type { ErrorHandler, MiddlewareHandler } from 'hono';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
-import { renderError } from '../errors/render';
+import { errorHandler } from '../errors/render';
 import type { Version } from '../versions/version';
 import { accessLog } from './access-log';
 import { authenticate } from './auth';
@@ -32,7 +32,7 @@ export function policies(
   config: Config,
   services: Services,
   versions: readonly Version[],
-  onError: ErrorHandler<AppEnv> = (err, c) => renderError(err, c, { config, services }),
+  onError: ErrorHandler<AppEnv> = errorHandler({ config, services }),
 ): MiddlewareHandler<AppEnv>[] {
   return [
     policyChain(
