@@ -61,7 +61,9 @@ async function load(url: string, seconds: number, pid: number): Promise<Stats> {
 
 const servers: Server[] = [];
 try {
-  const legacy = await startServer('legacy', 'bench/legacy-server.ts', {}, (line) => (line.includes('"legacy listening"') ? JSON.parse(line).url : undefined));
+  const legacy = await startServer('legacy', ['--import', 'tsx', 'bench/legacy-server.ts'], {}, (line) =>
+    line.includes('"legacy listening"') ? JSON.parse(line).url : undefined,
+  );
   servers.push(legacy);
   const rows: string[] = [];
   for (const answer of ['facade', 'legacy']) {

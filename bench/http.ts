@@ -16,12 +16,13 @@
  * (how the numbers "before" in BENCHMARKS.md were taken); `BENCH_CASES=v2 page,v2 detail` runs
  * only those cases (the reference runs in turn with each). Not part of `npm test`.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { rssMb, type Server, startGateway, startServer } from './processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -32,38 +33,6 @@ const AUTHORIZATION = 'ApiKey demo-project-key';
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 const GATEWAY_DIR = process.env.BENCH_GATEWAY_DIR ?? HERE;
 const TICKS_PER_SECOND = 100; // Linux USER_HZ
-
-interface Server {
-  url: string;
-  child: ChildProcess;
-  startedMs: number;
-  startupMs?: number;
-}
-
-/** Starts a child and resolves once it prints a line with its port. */
-function start(name: string, args: string[], cwd: string, env: Record<string, string>, ready: (line: string) => number | undefined): Promise<Server> {
-  const begun = performance.now();
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      for (const line of buffer.split('\n')) {
-        const port = line.startsWith('{') ? ready(line) : undefined;
-        if (port === undefined) continue;
-        child.stdout!.off('data', onData);
-        child.stdout!.resume(); // keep draining the access log
-        const startupMs = (JSON.parse(line) as { startup_ms?: number }).startup_ms;
-        resolve({ url: `http://127.0.0.1:${port}`, child, startedMs: performance.now() - begun, startupMs });
-        return;
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before listening`)));
-  });
-}
-
-const gatewayReady = (line: string) => (line.includes('"gateway listening"') ? (JSON.parse(line) as { port: number }).port : undefined);
 
 /**
  * How production starts the gateway: the arguments of `npm start` after `node`, once
@@ -80,19 +49,10 @@ function productionArgs(): string[] {
   return args;
 }
 
-function startGateway(name: string, env: Record<string, string>, args: string[]): Promise<Server> {
-  return start(name, args, GATEWAY_DIR, { PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000000', TOKEN_SIGNING_SECRET: 'bench', ...env }, gatewayReady);
-}
-
 /** CPU seconds (user + system) a process has used so far. */
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
-
-function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]!;
-  return Number(kb) / 1024;
 }
 
 interface Stats {
@@ -201,7 +161,7 @@ async function main(): Promise<void> {
   const servers: Server[] = [];
   try {
     const args = productionArgs();
-    const gateway = await startGateway('gateway', {}, args);
+    const gateway = await startGateway('gateway', {}, args, GATEWAY_DIR);
     servers.push(gateway);
     const rssStart = rssMb(gateway.child.pid!);
     const upstream = await startGateway(
@@ -212,6 +172,7 @@ async function main(): Promise<void> {
         UPSTREAM_CACHE_TTL_MS: '3600000',
       },
       args,
+      GATEWAY_DIR,
     );
     servers.push(upstream);
 
@@ -219,13 +180,12 @@ async function main(): Promise<void> {
     const page = await fetch(`${gateway.url}/v2/species?page=1`, { headers: { authorization: AUTHORIZATION } });
     const file = join(mkdtempSync(join(tmpdir(), 'bench-http-')), 'page.json');
     writeFileSync(file, new Uint8Array(await page.arrayBuffer()));
-    const reference = await start(
+    const reference = await startServer(
       'reference',
       // Node's flags of the production start apply to the reference too.
       [...args.filter((a) => a.startsWith('--') && a !== '--import'), '--import', 'tsx', join(HERE, 'bench/reference-server.ts'), file],
-      HERE,
       {},
-      (line) => (JSON.parse(line) as { port?: number }).port,
+      (line) => (line.startsWith('{"port"') ? `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}` : undefined),
     );
     servers.push(reference);
 
@@ -259,7 +219,9 @@ async function main(): Promise<void> {
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) console.log(row);
     console.log(`\nv1 page / v2 page (CPU): ${fmt(v2.cpuUs / v1.cpuUs, 2)}`);
-    console.log(`bundled gateway start-up: ${gateway.startupMs ?? 'n/a'} ms in-process (its log line), ${fmt(gateway.startedMs)} ms from spawn to listening`);
+    console.log(
+      `bundled gateway start-up: ${(JSON.parse(gateway.line) as { startup_ms?: number }).startup_ms ?? 'n/a'} ms in-process (its log line), ${fmt(gateway.startedMs)} ms from spawn to listening`,
+    );
     console.log(`bundled gateway RSS: ${fmt(rssStart)} MB at start, ${fmt(rssAfter)} MB after the load`);
   } finally {
     for (const s of servers) s.child.kill('SIGTERM');

@@ -1,19 +1,33 @@
 /** Child processes for the benchmarks: each server gets its own event loop, as in a deployment. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-const ROOT = new URL('..', import.meta.url);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export interface Server {
   url: string;
   child: ChildProcess;
+  /** The stdout line that announced the URL. */
+  line: string;
+  /** From spawn to that line. */
+  startedMs: number;
 }
 
 /**
- * Runs `script` (TypeScript, through tsx) with `env`; resolves with the URL `urlOf` reads from the
- * first stdout line that announces it, then keeps draining stdout so the child never blocks.
+ * Runs `node` with `args` (in `cwd`, the repository by default) and `env`; resolves with the URL
+ * `urlOf` reads from the first stdout line that announces it, then keeps draining stdout so the
+ * child never blocks.
  */
-export function startServer(name: string, script: string, env: Record<string, string>, urlOf: (line: string) => string | undefined): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+export function startServer(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  urlOf: (line: string) => string | undefined,
+  cwd: string = ROOT,
+): Promise<Server> {
+  const begun = performance.now();
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let buffer = '';
     const onData = (chunk: Buffer) => {
@@ -23,7 +37,7 @@ export function startServer(name: string, script: string, env: Record<string, st
         if (url === undefined) continue;
         child.stdout!.off('data', onData);
         child.stdout!.resume();
-        resolve({ url, child });
+        resolve({ url, child, line, startedMs: performance.now() - begun });
         return;
       }
     };
@@ -32,9 +46,22 @@ export function startServer(name: string, script: string, env: Record<string, st
   });
 }
 
-/** Starts `src/node.ts` with `env` on an ephemeral loopback port; resolves once it listens. */
-export function startGateway(name: string, env: Record<string, string>): Promise<Server> {
-  return startServer(name, 'src/node.ts', { PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000000', TOKEN_SIGNING_SECRET: 'bench', ...env }, (line) =>
-    line.includes('"gateway listening"') ? `http://127.0.0.1:${JSON.parse(line).port}` : undefined,
-  );
+/** The gateway's URL from its `gateway listening` line. */
+export const gatewayUrl = (line: string): string | undefined =>
+  line.startsWith('{') && line.includes('"gateway listening"') ? `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}` : undefined;
+
+/** What a benchmarked gateway runs with: an ephemeral loopback port, no effective rate limit. */
+export const BENCH_GATEWAY_ENV = { PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000000', TOKEN_SIGNING_SECRET: 'bench' };
+
+/**
+ * Starts the gateway with `env` on an ephemeral loopback port (by default its sources through tsx;
+ * `args` for another command line, e.g. the built bundle); resolves once it listens.
+ */
+export function startGateway(name: string, env: Record<string, string>, args = ['--import', 'tsx', 'src/node.ts'], cwd: string = ROOT): Promise<Server> {
+  return startServer(name, args, { ...BENCH_GATEWAY_ENV, ...env }, gatewayUrl, cwd);
+}
+
+/** A process's resident set, in MB (Linux `/proc`). */
+export function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 }

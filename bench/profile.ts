@@ -10,12 +10,12 @@
  * time in system calls (the socket write) includes waiting for a CPU on a busy machine, so compare
  * JavaScript functions with each other. Not part of `npm test`.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startGateway } from './processes';
 
 const which = process.argv[2] ?? 'page';
 const seconds = Number(process.argv[3] ?? 5);
@@ -84,24 +84,11 @@ async function main(): Promise<void> {
   const list = PATHS[which];
   if (!list) throw new Error(`unknown case ${which}; one of ${Object.keys(PATHS).join(', ')}`);
   const dir = mkdtempSync(join(tmpdir(), 'gateway-profile-'));
-  const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, '--import', 'tsx', 'src/node.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000000', TOKEN_SIGNING_SECRET: 'bench' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const found = /"gateway listening".*?"port":(\d+)/.exec(buffer);
-      if (found) resolve(Number(found[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`gateway exited with ${code}`)));
-  });
+  const { child, url } = await startGateway('gateway', {}, ['--cpu-prof', '--cpu-prof-dir', dir, '--import', 'tsx', 'src/node.ts']);
   let i = 0;
   const drive = (duration: number) =>
     autocannon({
-      url: `http://127.0.0.1:${port}`,
+      url,
       connections: 10,
       duration,
       headers: { authorization: 'ApiKey demo-project-key' },

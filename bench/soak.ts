@@ -8,17 +8,16 @@
  * and at the end (from /proc, so Linux only). Limits are set high in the child so they do not
  * dominate the mix. Not part of `npm test`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { rssMb, type Server, startGateway } from './processes';
 
 const SECONDS = Number(process.argv[2] ?? process.env.SOAK_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 8);
 const ABORTS_PER_SECOND = Number(process.env.SOAK_ABORTS_PER_SECOND ?? 10);
-const HERE = fileURLToPath(new URL('..', import.meta.url));
 const KEY = 'ApiKey demo-project-key';
 const BASIC = `Basic ${Buffer.from('demo-client:demo-client-secret').toString('base64')}`;
 const WRONG_BASIC = `Basic ${Buffer.from('demo-client:not-the-secret').toString('base64')}`;
@@ -38,47 +37,17 @@ interface Planned {
 /** What the gateway wrote to stdout, counted as it arrives. */
 const logged = { lines: 0, errorLines: 0, abortedLines: 0, status5xx: 0 };
 
-function startGateway(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
-    cwd: HERE,
-    env: {
-      ...process.env,
-      PORT: '0',
-      TOKEN_SIGNING_SECRET: 'soak',
-      RATE_LIMIT_PER_MINUTE: '1000000000',
-      TOKEN_RATE_LIMIT_PER_MINUTE: '1000000000',
-      AUTH_FAILURES_PER_MINUTE: '1000000000',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+/** The gateway with every limit out of the way; each line it writes after listening is counted. */
+async function startSoakGateway(): Promise<Server> {
+  const gateway = await startGateway('gateway', { TOKEN_RATE_LIMIT_PER_MINUTE: '1000000000', AUTH_FAILURES_PER_MINUTE: '1000000000' });
+  createInterface({ input: gateway.child.stdout! }).on('line', (line) => {
+    // Substring tests, not JSON.parse: the bench shares the machine's two cores with the gateway.
+    logged.lines++;
+    if (line.includes('"level":"error"')) logged.errorLines++;
+    if (line.includes('"aborted":true')) logged.abortedLines++;
+    if (/"status":5\d\d/.test(line)) logged.status5xx++;
   });
-  return new Promise((resolve, reject) => {
-    let pending = '';
-    let ready = false;
-    child.stdout!.on('data', (chunk: Buffer) => {
-      pending += chunk.toString();
-      const lines = pending.split('\n');
-      pending = lines.pop()!;
-      for (const line of lines) {
-        if (!ready && line.includes('"gateway listening"')) {
-          ready = true;
-          resolve({ child, url: `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}` });
-          continue;
-        }
-        // Substring tests, not JSON.parse: the bench shares the machine's two cores with the gateway.
-        logged.lines++;
-        if (line.includes('"level":"error"')) logged.errorLines++;
-        if (line.includes('"aborted":true')) logged.abortedLines++;
-        if (/"status":5\d\d/.test(line)) logged.status5xx++;
-      }
-    });
-    child.once('exit', (code) => {
-      if (!ready) reject(new Error(`the gateway exited with ${code} before listening`));
-    });
-  });
-}
-
-function rssMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+  return gateway;
 }
 
 /** The mix, in proportions: 5 pages, 4 searches, 4 details, 3 v1 legacy places, 2 token requests, 2 bad credentials. */
@@ -152,7 +121,7 @@ function aborter(url: string, perSecond: number): { stop(): number } {
 }
 
 async function main(): Promise<void> {
-  const { child, url } = await startGateway();
+  const { child, url } = await startSoakGateway();
   try {
     const pid = child.pid!;
     const rss: Array<[number, number]> = [[0, rssMb(pid)]];

@@ -10,12 +10,11 @@
  *
  * The gateway is `src/node.ts` itself, started as a process, so the real server set-up is tested.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { METHODS } from 'node:http';
 import { connect } from 'node:net';
-import { createInterface } from 'node:readline';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
@@ -23,12 +22,11 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 const BUDGET_MS = Math.max(240_000, RUNS * 100);
 /** A complete answer to a complete request, on a loaded 2-core machine. */
 const ANSWER_WITHIN_MS = 10_000;
-const ROOT = new URL('../..', import.meta.url).pathname;
 const SIGNING_SECRET = 'fuzz-signing-secret-value';
 
-let child: ChildProcess | undefined;
+let gateway: GatewayProcess | undefined;
 let port = 0;
-const logLines: string[] = [];
+let logLines: string[] = [];
 /** Every secret of the demo store, the Basic credential carrying one, a minted token and the signing secret. */
 const secrets: string[] = [
   'demo-project-key',
@@ -40,29 +38,15 @@ const secrets: string[] = [
 ];
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      TOKEN_SIGNING_SECRET: SIGNING_SECRET,
-      // Limits no run reaches, so every request is judged on its own rather than throttled.
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      TOKEN_RATE_LIMIT_PER_MINUTE: '100000000',
-      AUTH_FAILURES_PER_MINUTE: '100000000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  gateway = await startGatewayProcess({
+    TOKEN_SIGNING_SECRET: SIGNING_SECRET,
+    // Limits no run reaches, so every request is judged on its own rather than throttled.
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    TOKEN_RATE_LIMIT_PER_MINUTE: '100000000',
+    AUTH_FAILURES_PER_MINUTE: '100000000',
   });
-  createInterface({ input: child.stderr! }).on('line', (l) => logLines.push(l));
-  port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${logLines.join('\n')}`)), 30_000);
-    createInterface({ input: child!.stdout! }).on('line', (line) => {
-      logLines.push(line);
-      if (line.includes('gateway listening')) clearTimeout(timer), resolve(JSON.parse(line).port);
-    });
-    child!.once('exit', (code) => reject(new Error(`gateway exited ${code}: ${logLines.join('\n')}`)));
-  });
+  port = Number(new URL(gateway.origin).port);
+  logLines = gateway.lines;
   const minted = await exchange(
     serialize({
       method: 'POST',
@@ -79,12 +63,7 @@ beforeAll(async () => {
   secrets.push(JSON.parse(minted.body).access_token);
 }, 60_000);
 
-afterAll(async () => {
-  if (child && child.exitCode === null) {
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child!.once('exit', resolve));
-  }
-});
+afterAll(() => gateway?.stop());
 
 // ---------------------------------------------------------------------------------------------
 // Requests as bytes: every string below is a byte string (one char per byte, written as latin1).
@@ -460,8 +439,9 @@ describe(`fuzzing the Node server (seed ${SEED}, ${RUNS} runs)`, () => {
       const requests = fc.sample(request, { seed: SEED + 1, numRuns: RUNS });
       for (const r of requests) await exchange(serialize(r));
       // Whatever is still batched is written at exit.
-      child!.kill('SIGTERM');
-      await new Promise((resolve) => (child!.exitCode === null ? child!.once('exit', resolve) : resolve(undefined)));
+      const { child } = gateway!;
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
       expect(logLines.filter((l) => l.includes('"request_id"')).length, 'the gateway logged the requests').toBeGreaterThan(RUNS / 4);
       const leaks = logLines.filter((line) => secrets.some((s) => line.includes(s)));
       expect(leaks.slice(0, 5), `${leaks.length} log lines hold a secret`).toEqual([]);

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, type Socket } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
 import { json, walkPages, type SuiteClient } from '../suites/client';
-import { exchange } from '../support/raw-http';
+import { exchange, opened } from '../support/raw-http';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const children: ChildProcess[] = [];
@@ -159,9 +158,3 @@ describe('the Node entry against hostile clients (CONTRACT section 18)', () => {
     expect(JSON.parse(logged[0]!)).toMatchObject({ request_id: id, status: 400 });
   });
 });
-
-const opened = (port: number) =>
-  new Promise<Socket>((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => resolve(socket));
-    socket.once('error', reject);
-  });
