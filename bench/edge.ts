@@ -11,7 +11,9 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { once } from 'node:events';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,7 +105,20 @@ function uploadSize(): string {
   return /Total Upload: ([^\n]+)/.exec(out.stdout + out.stderr)?.[1]?.trim() ?? `unknown (exit ${out.status}): ${(out.stdout + out.stderr).slice(-400)}`;
 }
 
+/**
+ * Loads this process's own `fetch` (undici, loaded by Node on first use: about 20 ms) on a local
+ * server before any timing, so the first request of the first fresh start measures the isolate,
+ * not the benchmark's HTTP client.
+ */
+async function warmClient(): Promise<void> {
+  const server = createHttpServer((_req, res) => res.end('ok')).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)).text();
+  server.close();
+}
+
 async function main(): Promise<void> {
+  await warmClient();
   const seeded = spawnSync('npm', ['run', '-s', 'seed:worker'], { cwd: DIR, env: ENV, encoding: 'utf8' });
   if (seeded.status !== 0) throw new Error(`seed:worker failed: ${seeded.stderr}`);
   const fmt = (n: number) => String(Math.round(n));

@@ -16,13 +16,12 @@
  * (how the numbers "before" in BENCHMARKS.md were taken); `BENCH_CASES=v2 page,v2 detail` runs
  * only those cases (the reference runs in turn with each). Not part of `npm test`.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { rssMb, type Server, startGateway, startServer } from './processes';
+import { productionArgs, rssMb, type Server, startGateway, startServer } from './processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -33,21 +32,6 @@ const AUTHORIZATION = 'ApiKey demo-project-key';
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 const GATEWAY_DIR = process.env.BENCH_GATEWAY_DIR ?? HERE;
 const TICKS_PER_SECOND = 100; // Linux USER_HZ
-
-/**
- * How production starts the gateway: the arguments of `npm start` after `node`, once
- * `scripts/build.mjs` has built `dist/` (a checkout from before the production build runs its
- * sources through tsx).
- */
-function productionArgs(): string[] {
-  if (!existsSync(join(GATEWAY_DIR, 'scripts/build.mjs'))) return ['--import', 'tsx', 'src/node.ts'];
-  const built = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: GATEWAY_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (built.status !== 0) throw new Error(`the build in ${GATEWAY_DIR} failed`);
-  const start = (JSON.parse(readFileSync(join(GATEWAY_DIR, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const [command, ...args] = start.split(/\s+/);
-  if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
-  return args;
-}
 
 /** CPU seconds (user + system) a process has used so far. */
 function cpuSeconds(pid: number): number {
@@ -160,7 +144,7 @@ const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) :
 async function main(): Promise<void> {
   const servers: Server[] = [];
   try {
-    const args = productionArgs();
+    const args = productionArgs(GATEWAY_DIR);
     const gateway = await startGateway('gateway', {}, args, GATEWAY_DIR);
     servers.push(gateway);
     const rssStart = rssMb(gateway.child.pid!);

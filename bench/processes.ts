@@ -1,6 +1,7 @@
 /** Child processes for the benchmarks: each server gets its own event loop, as in a deployment. */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -59,6 +60,21 @@ export const BENCH_GATEWAY_ENV = { PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000000
  */
 export function startGateway(name: string, env: Record<string, string>, args = ['--import', 'tsx', 'src/node.ts'], cwd: string = ROOT): Promise<Server> {
   return startServer(name, args, { ...BENCH_GATEWAY_ENV, ...env }, gatewayUrl, cwd);
+}
+
+/**
+ * How production starts the gateway: the arguments of `npm start` after `node`, once
+ * `scripts/build.mjs` has built `dist/` (a checkout from before the production build runs its
+ * sources through tsx).
+ */
+export function productionArgs(dir: string = ROOT): string[] {
+  if (!existsSync(join(dir, 'scripts/build.mjs'))) return ['--import', 'tsx', 'src/node.ts'];
+  const built = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) throw new Error(`the build in ${dir} failed`);
+  const start = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const [command, ...args] = start.split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
+  return args;
 }
 
 /** A process's resident set, in MB (Linux `/proc`). */

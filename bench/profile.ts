@@ -3,8 +3,8 @@
  *
  *   npx tsx scripts/compile-data.ts --if-stale && npx tsx bench/profile.ts page [seconds]
  *
- * Cases: page, sorted, detail, v1, search. Starts `src/node.ts` with `node --cpu-prof` on an
- * ephemeral loopback port, drives it with autocannon (10 connections, 1 s warm-up, then
+ * Cases: page, sorted, detail, v1, search. Builds and starts the gateway as `npm start` runs it,
+ * with `--cpu-prof`, on an ephemeral loopback port, drives it with autocannon (10 connections, 1 s warm-up, then
  * `seconds`, 5 by default), stops it, and prints the functions with the most self time, then the
  * profile's path (open it in Chrome DevTools for the whole picture). Sampling is by wall clock:
  * time in system calls (the socket write) includes waiting for a CPU on a busy machine, so compare
@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { startGateway } from './processes';
+import { productionArgs, startGateway } from './processes';
 
 const which = process.argv[2] ?? 'page';
 const seconds = Number(process.argv[3] ?? 5);
@@ -84,7 +84,9 @@ async function main(): Promise<void> {
   const list = PATHS[which];
   if (!list) throw new Error(`unknown case ${which}; one of ${Object.keys(PATHS).join(', ')}`);
   const dir = mkdtempSync(join(tmpdir(), 'gateway-profile-'));
-  const { child, url } = await startGateway('gateway', {}, ['--cpu-prof', '--cpu-prof-dir', dir, '--import', 'tsx', 'src/node.ts']);
+  // What production runs (the built bundle, `npm start`'s flags), profiled.
+  const [script, ...flags] = productionArgs().reverse();
+  const { child, url } = await startGateway('gateway', {}, [...flags.reverse(), '--cpu-prof', '--cpu-prof-dir', dir, script!]);
   let i = 0;
   const drive = (duration: number) =>
     autocannon({
