@@ -2,12 +2,27 @@
  * The Workers entry (production edge). With `src/worker/`, the only code that touches Workers
  * APIs; it calls the same `createApp` as the Node entry, through `buildGateway`.
  */
+import { env } from 'cloudflare:workers';
 import { buildGateway, type Gateway } from './worker/gateway';
 
 export { RateLimiterObject } from './worker/rate-limiter-object';
 
-/** Built on an isolate's first request and reused: the bindings do not change within an isolate. */
-let gateway: Gateway | undefined;
+/**
+ * The gateway, built once per isolate from its bindings, which do not change within it. It is
+ * built when the isolate starts (global scope), so no request waits for it: on Cloudflare an
+ * isolate is started while the TLS handshake of its first connection is still going on. Building
+ * it does no I/O and draws no random values (neither is allowed in global scope); should it fail
+ * there all the same, the first request builds it, and meets the failure as a request would.
+ */
+let gateway: Gateway | undefined = startingGateway();
+
+function startingGateway(): Gateway | undefined {
+  try {
+    return buildGateway(env);
+  } catch {
+    return undefined;
+  }
+}
 
 export default {
   fetch(request, env, ctx) {

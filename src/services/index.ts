@@ -31,8 +31,11 @@ export interface ServiceParts {
   afterResponse?: Services['afterResponse'];
   /** The docs page's assets, loaded by the entry (Node: from node_modules; Workers: bundled). */
   docsAssets?: DocsAssets;
-  /** Used when `TOKEN_SIGNING_SECRET` is unset; the entry supplies a random one and warns. */
-  fallbackSigningSecret: string;
+  /**
+   * Used when `TOKEN_SIGNING_SECRET` is unset; the entry supplies a random one and warns. A
+   * function is called on first use (the Workers global scope may not draw random values).
+   */
+  fallbackSigningSecret: string | (() => string);
 }
 
 /** The default log: one JSON line per entry on stdout. */

@@ -37,9 +37,15 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 export class HmacTokenService implements TokenService {
   constructor(
-    private readonly secret: string,
+    private secretOrMake: string | (() => string),
     private readonly clock: Clock,
   ) {}
+
+  /** The signing secret; one made on demand is made on first use (a Workers isolate's global scope may not draw random values). */
+  private get secret(): string {
+    if (typeof this.secretOrMake === 'function') this.secretOrMake = this.secretOrMake();
+    return this.secretOrMake;
+  }
 
   async issue(principal: Principal): Promise<IssuedToken> {
     const iat = Math.floor(this.clock.now() / 1000);

@@ -21,8 +21,8 @@ const warn = (message: string) => consoleLog({ level: 'warn', message });
 
 /**
  * Builds the gateway from the bindings: the same `parseConfig` and `createApp` as Node, with the
- * edge services. The entry calls it once per isolate, on its first request. `clock` is for tests that stand the
- * gateway at a chosen instant.
+ * edge services. The entry calls it once per isolate, when the isolate starts (global scope: no
+ * I/O, no random values). `clock` is for tests that stand the gateway at a chosen instant.
  */
 export function buildGateway(env: Env, clock: Clock = systemClock): Gateway {
   let config: Config;
@@ -53,7 +53,7 @@ function edgeServices(env: Env, config: Config, clock: Clock) {
     log: consoleLog,
     // The isolate is kept alive for the comparison after the response has gone (CONTRACT section 16).
     afterResponse: (c, task) => c.executionCtx.waitUntil(task()),
-    fallbackSigningSecret: randomSecret(),
+    fallbackSigningSecret: randomSecret,
     docsAssets: workerDocsAssets,
   });
   consoleLog({ level: 'info', message: 'gateway ready', mode: bundled ? 'bundled' : 'upstream', records: bundled?.counts(), config: describeConfig(config) });

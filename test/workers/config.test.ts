@@ -3,6 +3,8 @@ import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildGateway, configVars } from '../../src/worker/gateway';
 import { DEMO, json } from '../suites/client';
+import { mintDemoToken } from '../suites/tokens';
+import { gatewayClient } from './client';
 
 const SECRETS = { TOKEN_SIGNING_SECRET: 'edge-signing-secret-value', UPSTREAM_AUTHORIZATION: 'Bearer upstream-secret-value' };
 
@@ -28,6 +30,19 @@ describe('configuration from the bindings', () => {
       RATE_LIMITER: env.RATE_LIMITER,
     });
     expect(vars).toEqual({ SERVICE_NAME: 'edge', RATE_LIMIT_PER_MINUTE: '90', TRUST_PROXY: 'false' });
+  });
+
+  it('builds without drawing random values (the entry builds it in global scope, which allows none); an unset signing secret is drawn on first use', async () => {
+    const draws = vi.spyOn(crypto, 'getRandomValues').mockImplementation(() => {
+      throw new Error('Disallowed operation called within global scope');
+    });
+    const gateway = buildGateway({ ...env, TOKEN_SIGNING_SECRET: undefined } as Env);
+    expect(draws).not.toHaveBeenCalled();
+    draws.mockRestore();
+    // The per-isolate secret, drawn when the first token is signed, verifies the tokens it signed.
+    const client = gatewayClient(gateway);
+    const token = await mintDemoToken(client);
+    expect((await client.get('/v3/species', { Authorization: `Bearer ${token}` })).status).toBe(200);
   });
 
   it('serves with the wrangler.toml [vars] (the worker entry itself)', () => {
