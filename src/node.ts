@@ -39,10 +39,13 @@ export function loadDataset(): Dataset {
 
 const modified = (url: URL) => statSync(url, { throwIfNoEntry: false })?.mtimeMs;
 
-/** The compiled dataset on disk: each piece read when a request first needs it, then kept. */
+/**
+ * The compiled dataset on disk: each piece read when a request first needs it, then kept. The
+ * bytes read are viewed where they are (a piece is not copied out of the buffer it was read into).
+ */
 export function fileStore(): SectionStore {
   const index = JSON.parse(readFileSync(PIECE_INDEX, 'utf8')) as PieceIndex;
-  return syncPieceStore(index, (name) => new Uint8Array(readFileSync(new URL(name, PIECES))));
+  return syncPieceStore(index, (name) => readFileSync(new URL(name, PIECES)));
 }
 
 /**
