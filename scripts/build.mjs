@@ -98,7 +98,7 @@ async function bundle(inputs) {
 async function main(argv) {
   const ifStale = argv.includes('--if-stale');
   if (!resolvable('esbuild') || !resolvable('tsx')) {
-    const missing = [...ENTRIES.map(([, name]) => `dist/${name}.js`), 'generated/taxa.index.json'].filter((p) => !existsSync(join(ROOT, p)));
+    const missing = [...ENTRIES.map(([, name]) => `dist/${name}.js`), 'generated/taxa.bin'].filter((p) => !existsSync(join(ROOT, p)));
     if (ifStale && existsSync(STAMP) && missing.length === 0) return;
     // Production without a build: say what to do in one line, never compile here.
     console.error(

@@ -2,8 +2,9 @@
  * Compiles `fixtures/taxa.json` into the artifact both runtimes open without parsing
  * (src/services/bundled/compile: records, orders and search; see docs/compiled-dataset.md):
  *
- *   generated/assets/*.bin      the sections as separate pieces: read from disk on first use by
- *                               the Node entry, Workers Static Assets on the edge
+ *   generated/taxa.bin          the whole container, which the Node entry reads in place (positioned
+ *                               reads of what a request needs)
+ *   generated/assets/*.bin      the sections as separate pieces: Workers Static Assets on the edge
  *   generated/taxa.index.json   the pieces' index (types, lengths, the header), bundled into the worker
  *   generated/hot.bin           the few pieces the worker also carries itself (compile/hot.ts)
  *
@@ -28,6 +29,7 @@ export const FIXTURE = join(ROOT, 'fixtures/taxa.json');
 export const ASSETS = join(ROOT, 'generated/assets');
 export const INDEX = join(ROOT, 'generated/taxa.index.json');
 export const HOT = join(ROOT, 'generated/hot.bin');
+export const CONTAINER = join(ROOT, 'generated/taxa.bin');
 
 /** The compiler's own sources: a change to any of them makes the artifact stale. */
 const COMPILER_SOURCES = [
@@ -56,7 +58,7 @@ export function inputsDigest(fixture: Uint8Array): string {
 }
 
 function builtFrom(): string | undefined {
-  if (!existsSync(INDEX)) return undefined;
+  if (!existsSync(INDEX) || !existsSync(CONTAINER)) return undefined;
   try {
     return (JSON.parse(readFileSync(INDEX, 'utf8')) as PieceIndex).meta.inputs;
   } catch {
@@ -84,6 +86,9 @@ function main(argv: string[]): void {
   rmSync(INDEX, { force: true });
   rmSync(ASSETS, { recursive: true, force: true });
   mkdirSync(ASSETS, { recursive: true });
+  // A new file, not the old one rewritten: a server reading the old one keeps reading it whole.
+  rmSync(CONTAINER, { force: true });
+  writeFileSync(CONTAINER, artifact);
   for (const name of container.names) {
     const data = container.section(name);
     index.sections[name] = { type: typeName(data), length: data.length };

@@ -3,7 +3,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import * as nodeCrypto from 'node:crypto';
-import { readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { openSync, readFileSync, readSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +15,7 @@ import { ConfigError, configWarnings, describeConfig, parseConfig, type Config }
 import type { Dataset } from './core/records';
 import type { DocsAssets } from './openapi/docs-page';
 import { BundledSource } from './services/bundled/bundled-source';
-import { syncPieceStore, type PieceIndex, type SectionStore } from './services/bundled/compiled/store';
+import { fileContainerStore, type SectionStore } from './services/bundled/compiled/store';
 import { MemoryCredentialStore, parseCredentialDocument } from './services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from './services/credentials/demo-credentials';
 import { systemClock } from './services/clock';
@@ -26,9 +26,8 @@ import { createUpstreamSource } from './services/upstream/index';
 import { redisRateLimiter } from './services/rate-limit/redis-connection';
 
 const FIXTURE = new URL('../fixtures/taxa.json', import.meta.url);
-/** The compiled dataset's pieces and their index (`npm run compile:data`; `npm start` runs it first when stale). */
-const PIECES = new URL('../generated/assets/', import.meta.url);
-const PIECE_INDEX = new URL('../generated/taxa.index.json', import.meta.url);
+/** The compiled dataset (`npm run compile:data`; `npm start` runs it first when stale). */
+const COMPILED = new URL('../generated/taxa.bin', import.meta.url);
 
 const warn = (message: string) => console.log(JSON.stringify({ level: 'warn', message }));
 
@@ -40,21 +39,30 @@ export function loadDataset(): Dataset {
 const modified = (url: URL) => statSync(url, { throwIfNoEntry: false })?.mtimeMs;
 
 /**
- * The compiled dataset on disk: each piece read when a request first needs it, then kept. The
- * bytes read are viewed where they are (a piece is not copied out of the buffer it was read into).
+ * The compiled dataset on disk, read in place: opening it reads its header; a section is read by
+ * a positioned read when a request first needs it, and the records' JSON whenever one does (the
+ * operating system's page cache keeps the file, shared by every process on the machine, so the
+ * process need not). The file stays open for the life of the process, so a recompile, which
+ * writes a new file, never mixes two artifacts.
  */
 export function fileStore(): SectionStore {
-  const index = JSON.parse(readFileSync(PIECE_INDEX, 'utf8')) as PieceIndex;
-  return syncPieceStore(index, (name) => readFileSync(new URL(name, PIECES)));
+  const fd = openSync(COMPILED, 'r');
+  return fileContainerStore((offset, length) => {
+    // A buffer of its own: sections are viewed as typed arrays, which need its alignment.
+    const bytes = Buffer.allocUnsafeSlow(length);
+    const read = readSync(fd, bytes, 0, length, offset);
+    if (read !== length) throw new Error(`generated/taxa.bin: ${read} of ${length} bytes at ${offset}`);
+    return bytes;
+  });
 }
 
 /**
- * The bundled record source over the compiled dataset: opening it reads only the pieces' index,
- * and memory holds only the pieces requests touched. Without an index at least as new as the
- * fixture, the fixture is compiled in memory, with a warning.
+ * The bundled record source over the compiled dataset: opening it reads only the container's
+ * header, and memory holds only the pieces requests touched. Without a compiled dataset at least
+ * as new as the fixture, the fixture is compiled in memory, with a warning.
  */
 export function bundledSource(): BundledSource {
-  const built = modified(PIECE_INDEX);
+  const built = modified(COMPILED);
   if (built !== undefined && built >= modified(FIXTURE)!) return new BundledSource(fileStore());
   warn('generated/ is missing or older than fixtures/taxa.json: compiling the dataset in memory (run `npm run compile:data`).');
   return new BundledSource(loadDataset());

@@ -37,12 +37,13 @@ export function compileDataset(dataset: Dataset, inputs = ''): Uint8Array {
     const { records, ids, json, offsets, etags, lastModified, counts } = built[resource]!;
     chunks(records.length, RECORD_CHUNK, (k, from, to) => {
       const part = slice(json, offsets, from, to);
+      // The JSON last: a reader of part of a piece keeps the head (validators, offsets) and reads records as needed.
       sections[section.records(resource, k)] = writeContainer(null, {
-        json: part.bytes,
         offsets: part.offsets,
         etags: etags.subarray(2 * from, 2 * to),
         lastModified: lastModified.subarray(from, to),
         ...Object.fromEntries(Object.entries(counts).map(([name, values]) => [`count.${name}`, values.subarray(from, to)])),
+        json: part.bytes,
       });
     });
 

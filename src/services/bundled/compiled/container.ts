@@ -10,7 +10,7 @@ const ALIGN = 8;
 export type SectionType = 'u8' | 'u16' | 'u32' | 'f64';
 export type SectionData = Uint8Array | Uint16Array | Uint32Array | Float64Array;
 
-interface SectionEntry {
+export interface SectionEntry {
   type: SectionType;
   offset: number;
   length: number;
@@ -47,18 +47,49 @@ export function writeContainer<M>(meta: M, sections: Record<string, SectionData>
   return out;
 }
 
-/** Reads the header of a container and views its sections in place (copying only if misaligned), each view made once. */
-export function readContainer<M>(bytes: Uint8Array): { meta: M; names: string[]; section(name: string): SectionData } {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.byteLength < 8 || view.getUint32(0, true) !== MAGIC) throw new Error('not a compiled dataset');
+/** Bytes at the front of a container: the magic and the header's length. */
+export const PREAMBLE = 8;
+
+/**
+ * A container's header, from its first bytes (at least `PREAMBLE`, and all of the header to
+ * parse it): the meta, the sections, and where the sections begin; or, when `front` holds the
+ * preamble but not the whole header, how many bytes are `needed`.
+ */
+export function readHeader<M>(front: Uint8Array): { header: Header<M>; start: number } | { needed: number } {
+  const view = new DataView(front.buffer, front.byteOffset, front.byteLength);
+  if (front.byteLength < PREAMBLE || view.getUint32(0, true) !== MAGIC) throw new Error('not a compiled dataset');
   const length = view.getUint32(4, true);
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + length))) as Header<M>;
-  const start = align(8 + length);
+  if (front.byteLength < PREAMBLE + length) return { needed: PREAMBLE + length };
+  const header = JSON.parse(new TextDecoder().decode(front.subarray(PREAMBLE, PREAMBLE + length))) as Header<M>;
+  return { header, start: align(PREAMBLE + length) };
+}
+
+export const BYTES_PER: Record<SectionType, number> = { u8: 1, u16: 2, u32: 4, f64: 8 };
+
+/**
+ * Reads the header of a container and views its sections in place (copying only if misaligned),
+ * each view made once. `bytes` may be only the front of the container (a piece's head read from
+ * a file): sections within it can be viewed, and `extent` says where any section lies.
+ */
+export function readContainer<M>(bytes: Uint8Array): {
+  meta: M;
+  names: string[];
+  section(name: string): SectionData;
+  /** Where section `name` lies, in bytes from the container's start. */
+  extent(name: string): { offset: number; byteLength: number };
+} {
+  const read = readHeader<M>(bytes);
+  if ('needed' in read) throw new Error('compiled dataset header is cut short');
+  const { header, start } = read;
   const aligned = bytes.byteOffset % ALIGN === 0 ? bytes : bytes.slice();
   const views = new Map<string, SectionData>();
-  const open = (name: string): SectionData => {
+  const entryOf = (name: string): SectionEntry => {
     const entry = header.sections[name];
     if (!entry) throw new Error(`compiled dataset has no section ${name}`);
+    return entry;
+  };
+  const open = (name: string): SectionData => {
+    const entry = entryOf(name);
     const offset = aligned.byteOffset + start + entry.offset;
     const Typed = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, f64: Float64Array }[entry.type];
     return new Typed(aligned.buffer as ArrayBuffer, offset, entry.length);
@@ -70,6 +101,10 @@ export function readContainer<M>(bytes: Uint8Array): { meta: M; names: string[];
       let known = views.get(name);
       if (!known) views.set(name, (known = open(name)));
       return known;
+    },
+    extent(name) {
+      const entry = entryOf(name);
+      return { offset: start + entry.offset, byteLength: entry.length * BYTES_PER[entry.type] };
     },
   };
 }

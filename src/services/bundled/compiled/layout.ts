@@ -1,7 +1,7 @@
 /** Names and constants the compiler and the reader of the compiled dataset share. */
 
 /** Bumped whenever the layout changes, so a stale artifact is rebuilt rather than misread. */
-export const FORMAT = 3;
+export const FORMAT = 4;
 
 /**
  * Pieces: records, search text, postings and the id index are stored in chunks, so a reader that
@@ -48,7 +48,7 @@ export interface CompiledMeta {
 
 /** Section names of one resource. Chunks are small containers of their own. */
 export const section = {
-  /** Chunk `k` of records: `json`, `offsets` (local), `etags`, `lastModified`, `count.<name>`. */
+  /** Chunk `k` of records: `offsets` (local), `etags`, `lastModified`, `count.<name>`, then `json`. */
   records: (r: string, k: number) => `${r}.records.${k}`,
   /** Chunk `k` of the id index (ids in code-unit order): `text`, `offsets`, `positions`. */
   ids: (r: string, k: number) => `${r}.ids.${k}`,

@@ -1,5 +1,5 @@
 import { hex64 } from '../../../core/hash';
-import { readContainer, type SectionData } from './container';
+import { readContainer, readHeader, type SectionData } from './container';
 import { ORDER_CHUNK, RECORD_CHUNK, section, type ResourceMeta } from './layout';
 import { PieceCache } from './piece-cache';
 import type { SectionStore } from './store';
@@ -9,7 +9,8 @@ const decoder = new TextDecoder();
 type Part = ReturnType<typeof readContainer<null>>;
 
 interface RecordChunk {
-  json: Uint8Array;
+  /** The JSON of the chunk's records `[from, to)`, back to back. */
+  json(from: number, to: number): Uint8Array;
   offsets: Uint32Array;
   etags: Uint32Array;
   lastModified: Uint32Array;
@@ -45,6 +46,24 @@ function rfc3339(seconds: number): string {
     if (instants.size < 4096) instants.set(seconds, text);
   }
   return text;
+}
+
+/** Bytes read at first from a record chunk: its header and every section before the JSON (about 700 bytes). */
+const HEAD_GUESS = 1024;
+
+/**
+ * A record chunk's head (its header and every section before the JSON), read through
+ * `read(from, to)`: one read, more only when the head is longer than guessed. Kept in a buffer of
+ * its own size.
+ */
+function headOf(read: (from: number, to: number) => Uint8Array): Part {
+  let front = read(0, HEAD_GUESS);
+  let parsed = readHeader<null>(front);
+  if ('needed' in parsed) parsed = readHeader<null>((front = read(0, parsed.needed)));
+  if ('needed' in parsed) throw new Error('compiled dataset header is cut short');
+  const at = parsed.start + parsed.header.sections.json!.offset;
+  if (front.byteLength < at) front = read(0, at);
+  return readContainer<null>(new Uint8Array(front.subarray(0, at)));
 }
 
 /** Resources a `PieceCache` can tell apart by the numeric keys of their record chunks. */
@@ -145,25 +164,48 @@ export class CompiledResource {
     return undefined;
   }
 
-  /** Record chunk `k`, its sections looked up once while cached; synchronously when it is. */
+  /**
+   * Record chunk `k`, its sections looked up once while cached; synchronously when it is. From a
+   * store that reads parts of pieces (a local file), only the chunk's head is kept (its header,
+   * offsets and validators: the JSON is the container's last section) and the JSON of records is
+   * read when a request needs it: the operating system's page cache holds the records, not the
+   * process.
+   */
   private recordChunk(k: number): RecordChunk | Promise<RecordChunk> {
     const key = this.slot + SLOTS * k;
     // Looked up before the section's name is built: a page asks for a chunk once per record.
     const held = this.cache.get(key);
     if (held) return held as RecordChunk;
-    return this.cached(key, section.records(this.name, k), (bytes) => {
-      const part = readContainer<null>(bytes as Uint8Array);
+    const name = section.records(this.name, k);
+    const chunk = (part: Part, json: (from: number, to: number) => Uint8Array): RecordChunk => {
+      const offsets = part.section('offsets') as Uint32Array;
       return {
-        json: part.section('json') as Uint8Array,
-        offsets: part.section('offsets') as Uint32Array,
+        json: (from, to) => json(offsets[from]!, offsets[to]!),
+        offsets,
         etags: part.section('etags') as Uint32Array,
         lastModified: part.section('lastModified') as Uint32Array,
         counts: this.meta.counts.map((name) => part.section(`count.${name}`) as Uint32Array),
       };
+    };
+    const range = this.store.range?.bind(this.store);
+    if (range) {
+      const head = headOf((from, to) => range(name, from, to));
+      const at = head.extent('json').offset;
+      const value = chunk(head, (from, to) => range(name, at + from, at + to));
+      this.cache.set(key, value, at);
+      return value;
+    }
+    return this.cached(key, name, (bytes) => {
+      const part = readContainer<null>(bytes as Uint8Array);
+      const json = part.section('json') as Uint8Array;
+      return chunk(part, (from, to) => json.subarray(from, to));
     });
   }
 
-  /** The canonical JSON bytes of the records at `positions`, in that order. */
+  /**
+   * The canonical JSON bytes of the records at `positions`, in that order. Consecutive positions
+   * of one chunk are read together (a page in default order is one or two reads).
+   */
   async records(positions: ArrayLike<number>): Promise<Uint8Array[]> {
     const chunks: Array<RecordChunk | Promise<RecordChunk>> = new Array(positions.length);
     let missing = false;
@@ -173,10 +215,15 @@ export class CompiledResource {
     }
     const ready = missing ? await Promise.all(chunks) : (chunks as RecordChunk[]);
     const out: Uint8Array[] = new Array(positions.length);
-    for (let i = 0; i < positions.length; i++) {
-      const { json, offsets } = ready[i]!;
-      const local = positions[i]! % RECORD_CHUNK;
-      out[i] = json.subarray(offsets[local]!, offsets[local + 1]!);
+    for (let i = 0; i < positions.length; ) {
+      const chunk = ready[i]!;
+      const first = positions[i]! % RECORD_CHUNK;
+      // The run: the next positions, one after another, within this chunk.
+      let last = first + 1;
+      while (last < RECORD_CHUNK && i + last - first < positions.length && positions[i + last - first] === positions[i]! + last - first) last++;
+      const run = chunk.json(first, last);
+      const base = chunk.offsets[first]!;
+      for (let local = first; local < last; local++, i++) out[i] = run.subarray(chunk.offsets[local]! - base, chunk.offsets[local + 1]! - base);
     }
     return out;
   }
@@ -184,12 +231,12 @@ export class CompiledResource {
   /** The record at `at` with its validators and detail counts, from its chunk. */
   async record(at: number): Promise<StoredRecord> {
     const loaded = this.recordChunk((at / RECORD_CHUNK) | 0);
-    const { json, offsets, etags, lastModified, counts } = loaded instanceof Promise ? await loaded : loaded;
+    const { json, etags, lastModified, counts } = loaded instanceof Promise ? await loaded : loaded;
     const i = at % RECORD_CHUNK;
     const named: Record<string, number> = {};
     for (let n = 0; n < counts.length; n++) named[this.meta.counts[n]!] = counts[n]![i]!;
     return {
-      bytes: json.subarray(offsets[i]!, offsets[i + 1]!),
+      bytes: json(i, i + 1),
       etag: hex64(etags[2 * i]!, etags[2 * i + 1]!),
       lastModified: rfc3339(lastModified[i]!),
       counts: named,

@@ -1,4 +1,4 @@
-import { readContainer, type SectionData, type SectionType } from './container';
+import { BYTES_PER, PREAMBLE, readContainer, readHeader, type SectionData, type SectionType } from './container';
 import type { CompiledMeta } from './layout';
 
 /**
@@ -9,6 +9,12 @@ import type { CompiledMeta } from './layout';
 export interface SectionStore {
   meta: CompiledMeta;
   load(name: string): SectionData | Promise<SectionData>;
+  /**
+   * Bytes `[from, to)` of section `name` (`to` capped at its end), read alone: offered by a store
+   * over a local file, where reading part of a piece costs one system call and the operating
+   * system's page cache keeps what was read, so a reader need not keep it.
+   */
+  range?(name: string, from: number, to: number): Uint8Array;
 }
 
 /** The sections of a container held in memory: viewed in place, nothing parsed. */
@@ -24,14 +30,31 @@ export function viewAs(type: SectionType, bytes: Uint8Array): SectionData {
   return new Typed(aligned.buffer as ArrayBuffer, aligned.byteOffset, aligned.byteLength / Typed.BYTES_PER_ELEMENT);
 }
 
-/** The sections read piece by piece with a synchronous `readPiece` (a local file on Node). */
-export function syncPieceStore(index: PieceIndex, readPiece: (name: string) => Uint8Array): SectionStore {
+/**
+ * The compiled dataset as one container file read in place: `readAt(offset, length)` reads bytes
+ * of the file (a positioned read on Node). Opening it reads the header only; a section is read
+ * when asked for, whole (`load`) or in part (`range`).
+ */
+export function fileContainerStore(readAt: (offset: number, length: number) => Uint8Array): SectionStore {
+  const first = readHeader<CompiledMeta>(readAt(0, PREAMBLE));
+  const read = 'needed' in first ? readHeader<CompiledMeta>(readAt(0, first.needed)) : first;
+  if ('needed' in read) throw new Error('compiled dataset header is cut short');
+  const { header, start } = read;
+  const entryOf = (name: string) => {
+    const entry = header.sections[name];
+    if (!entry) throw new Error(`compiled dataset has no section ${name}`);
+    return entry;
+  };
   return {
-    meta: index.meta,
+    meta: header.meta,
     load(name) {
-      const entry = index.sections[name];
-      if (!entry) throw new Error(`compiled dataset has no section ${name}`);
-      return viewAs(entry.type, readPiece(pieceName(name)));
+      const entry = entryOf(name);
+      return viewAs(entry.type, readAt(start + entry.offset, entry.length * BYTES_PER[entry.type]));
+    },
+    range(name, from, to) {
+      const entry = entryOf(name);
+      const end = Math.min(to, entry.length * BYTES_PER[entry.type]);
+      return readAt(start + entry.offset + from, Math.max(0, end - from));
     },
   };
 }
