@@ -154,10 +154,19 @@ export function nodeDocsAssets(): DocsAssets {
 /** The caller left before its answer was written: Node destroys the response stream with the socket. */
 export const nodeClientGone = (c: Context): boolean => (c.env as HttpBindings).outgoing.destroyed;
 
+/** What each open socket is: read once per connection, not per request (keep-alive carries many). */
+const connections = new WeakMap<object, ConnectionInfo>();
+
 /** TLS and the peer address from the Node socket, for the transport policy (CONTRACT section 9). */
 export function nodeConnection(c: Context): ConnectionInfo {
-  const { incoming } = c.env as HttpBindings;
-  return { tls: (incoming.socket as Partial<TLSSocket>).encrypted === true, remoteAddress: getConnInfo(c).remote.address };
+  const { socket } = (c.env as HttpBindings).incoming;
+  let known = connections.get(socket);
+  if (!known) {
+    known = { tls: (socket as Partial<TLSSocket>).encrypted === true, remoteAddress: getConnInfo(c).remote.address };
+    // A socket whose peer is not known yet (or no longer) is not remembered as such.
+    if (known.remoteAddress !== undefined) connections.set(socket, known);
+  }
+  return known;
 }
 
 function credentialStore(config: Config) {

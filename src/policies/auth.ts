@@ -20,6 +20,19 @@ interface Presented {
   value: string;
 }
 
+/** A query parameter named `key` or `token` as written, without escapes. */
+const QUERY_CREDENTIAL = /[?&](?:key|token)(?:[=&#]|$)/;
+
+/**
+ * Whether the query of `url` may hold a credential place (`?key=`, `?token=`): looked up then,
+ * name by name with their decoding; a query that names neither, and has nothing to decode, is
+ * not read again (the usual case: `?page=2`).
+ */
+function mayHoldQueryCredential(url: string): boolean {
+  const q = url.indexOf('?');
+  return q >= 0 && (url.includes('%', q) || url.includes('+', q) || QUERY_CREDENTIAL.test(url));
+}
+
 function presentedValue(c: Context<AppEnv>, place: CredentialPlace): string | undefined {
   return place.startsWith('query:') ? c.req.query(place.slice('query:'.length)) : c.req.header(place);
 }
@@ -50,8 +63,8 @@ export const authenticate = (
     const challenge = (code: ErrorCode, detail: string, bearerError = false) =>
       new ApiError(code, detail, { 'WWW-Authenticate': wwwAuthenticate(rules, realm, bearerError) });
 
-    // Without a query, no credential can be in one.
-    const places = c.req.url.includes('?') ? ALL_PLACES : HEADER_PLACES;
+    // Without a query naming `key` or `token` (or one with escapes to decode), no credential can be in one.
+    const places = mayHoldQueryCredential(c.req.url) ? ALL_PLACES : HEADER_PLACES;
     // The first credential in a place the version refuses, and the one in the first place it accepts.
     let refused: Presented | undefined;
     let chosen: Presented | undefined;

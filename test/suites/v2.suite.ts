@@ -287,6 +287,9 @@ export function v2Suite(client: () => SuiteClient) {
       ['x-key', '/v2/species', { 'x-key': 'demo-project-key' }],
       ['x-api-key beside a valid header', '/v2/species', { 'x-api-key': 'demo-project-key', Authorization: DEMO.key }],
       ['?key= beside a valid header', '/v2/species?key=demo-project-key', { Authorization: DEMO.key }],
+      ['?token= after other parameters, beside a valid header', '/v2/species?page=2&q=fir&token=demo-personal-token', { Authorization: DEMO.key }],
+      ['a percent-encoded ?key= beside a valid header', '/v2/species?page=2&%6Bey=demo-project-key', { Authorization: DEMO.key }],
+      ['an empty ?key beside a valid header', '/v2/species?page=2&key', { Authorization: DEMO.key }],
     ])('refuses a credential in %s with 401 auth/credentialNotAccepted', async (_, path, headers) => {
       const res = await get(path, headers as Record<string, string>);
       const body = await json(res);
