@@ -18,7 +18,7 @@ function sources(dir: string): string[] {
 /** Every module specifier a source file imports or re-exports. */
 const importsOf = (file: string): string[] =>
   [
-    ...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gm),
+    ...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s(?:[^;]*?from\s+)?'([^']+)'/gm),
     ...readFileSync(file, 'utf8').matchAll(/import\(\s*'([^']+)'\s*\)/g),
   ].map((m) => m[1]!);
 
