@@ -46,6 +46,26 @@ export function rawQueryPairs(url: string): string[] {
   return pairs.includes('') ? pairs.filter((p) => p.length > 0) : pairs;
 }
 
+/**
+ * A parameter named like a credential, as written, in any letter case (the names of
+ * `CREDENTIAL_NAMES`). Matched only in a query without escapes, which request URLs keep ASCII, where
+ * this letter case and `isCredentialName`'s agree.
+ */
+const CREDENTIAL_PAIR = new RegExp(`(?:^|&)(?:${[...CREDENTIAL_NAMES].map((n) => n.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('|')})(?:[=&]|$)`, 'i');
+
+/**
+ * The query of `url` when reading it pair by pair would change nothing (the usual `?page=2`): no
+ * escape to decode, no empty pair, no fragment, no parameter named like a credential; else
+ * undefined, and the reader goes pair by pair. Logs and kept-page keys take it as it is.
+ */
+export function plainQuery(url: string): string | undefined {
+  const q = url.indexOf('?');
+  if (q < 0 || q === url.length - 1) return undefined;
+  const query = url.slice(q + 1);
+  if (/[%+#]|&&|^&|&$|[^\x21-\x7e]/.test(query) || CREDENTIAL_PAIR.test(query)) return undefined;
+  return query;
+}
+
 export function pairName(pair: string): string {
   const eq = pair.indexOf('=');
   return decodeParamName(eq < 0 ? pair : pair.slice(0, eq));

@@ -1,4 +1,4 @@
-import { isCredentialName, pairName, pathname, rawQueryPairs } from '../core/query-string';
+import { isCredentialName, pairName, pathname, plainQuery, rawQueryPairs } from '../core/query-string';
 
 const REDACTED = '[redacted]';
 
@@ -8,6 +8,8 @@ const REDACTED = '[redacted]';
  */
 export function redactedTarget(url: string): string {
   const path = pathname(url);
+  const plain = plainQuery(url);
+  if (plain !== undefined) return `${path}?${plain}`;
   const pairs = rawQueryPairs(url);
   if (pairs.length === 0) return path;
   for (let i = 0; i < pairs.length; i++) {

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { CREDENTIAL_PARAMS, isCredentialName, pairName, pathname, rawQueryPairs } from '../core/query-string';
+import { CREDENTIAL_PARAMS, isCredentialName, pairName, pathname, plainQuery, rawQueryPairs } from '../core/query-string';
 import type { Version } from '../versions/version';
 
 /** Rendered collection pages kept at most, in bytes: about 600 pages of 20 species. */
@@ -53,6 +53,8 @@ export class PageCache extends KeptAnswers<Uint8Array<ArrayBuffer>> {
    */
   keyOf(version: Version, url: string): string | undefined {
     let key = `${version.name} ${pathname(url)}?`;
+    const plain = plainQuery(url);
+    if (plain !== undefined) return `${key}${plain}&`;
     for (const pair of rawQueryPairs(url)) {
       const name = pairName(pair);
       if (CREDENTIAL_PARAMS.has(name)) continue;
