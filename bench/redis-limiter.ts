@@ -30,7 +30,7 @@ async function perHit(limiter: RateLimiter, runs: number, inFlight: number): Pro
 
 try {
   const memory = new MemoryRateLimiter(systemClock);
-  const { windows, client } = redisWindows(redis.url, () => {});
+  const { windows, client } = await redisWindows(redis.url, () => {});
   await new Promise((resolve) => client.once('ready', resolve));
   const shared = new RedisRateLimiter(windows, new MemoryRateLimiter(systemClock), systemClock, () => {});
   await perHit(shared, 2000, 1);

@@ -202,7 +202,7 @@ export function afterNodeResponse(c: Context, task: () => Promise<void>): void {
   (c.env as HttpBindings).outgoing.once('close', () => setImmediate(() => void task()));
 }
 
-export function main(): void {
+export async function main(): Promise<void> {
   const started = performance.now();
   const config = parseConfig(process.env);
   if (!config.tokenSigningSecret) warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-process secret.');
@@ -212,7 +212,7 @@ export function main(): void {
   const log = batchedStdoutLog();
   const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log });
   // REDIS_URL shares rate limits and failure throttles between instances; unset, they are per process.
-  const rateLimiter = config.redisUrl ? redisRateLimiter(config.redisUrl, systemClock, log) : undefined;
+  const rateLimiter = config.redisUrl ? await redisRateLimiter(config.redisUrl, systemClock, log) : undefined;
   const credentials = credentialStore(config);
   const services = assembleServices(config, {
     source,
@@ -266,12 +266,10 @@ export function main(): void {
 
 // Started as a program (`npm start`), not imported (tests import `nodeConnection`).
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  try {
-    main();
-  } catch (err) {
+  main().catch((err: unknown) => {
     // A bad setting stops start-up with one line naming the variable, never a stack or a secret.
     if (!(err instanceof ConfigError)) throw err;
     console.error(err.message);
     process.exit(1);
-  }
+  });
 }

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 /** A limiter on its own connection, with the Redis time of every answer recorded. */
 async function limiter(options: { local?: MemoryRateLimiter } = {}) {
-  const { windows, client } = redisWindows(redis.url, () => {});
+  const { windows, client } = await redisWindows(redis.url, () => {});
   clients.push(client);
   await new Promise<void>((resolve) => (client.status === 'ready' ? resolve() : client.once('ready', () => resolve())));
   const times: number[] = [];
