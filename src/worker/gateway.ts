@@ -1,3 +1,4 @@
+import { Hono } from 'hono';
 import { createApp } from '../app';
 import { ConfigError, describeConfig, parseConfig, type Config, type ConfigVars } from '../config';
 import { CacheApiResponseCache } from '../services/cache/cache-api-response-cache';
@@ -33,6 +34,15 @@ export function buildGateway(env: Env, clock: Clock = systemClock): Gateway {
     if (err instanceof ConfigError) return misconfiguredApp(err, consoleLog);
     throw err;
   }
+}
+
+/**
+ * Has the router build its matchers now. Hono builds them on the first match, which under
+ * `wrangler dev` cost a fresh isolate's first request 5-14 ms; the entry calls this in global
+ * scope, where no request waits for it. Matching adds no route and does no I/O.
+ */
+export function buildRoutes(gateway: Gateway): void {
+  if (gateway instanceof Hono) gateway.router.match('GET', '/v2/species');
 }
 
 function edgeServices(env: Env, config: Config, clock: Clock) {
