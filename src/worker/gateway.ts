@@ -3,7 +3,9 @@ import { createApp } from '../app';
 import { ConfigError, describeConfig, parseConfig, type Config, type ConfigVars } from '../config';
 import { CacheApiResponseCache } from '../services/cache/cache-api-response-cache';
 import { systemClock, type Clock } from '../services/clock';
-import { kvOrDemoCredentials } from '../services/credentials/kv-credential-store';
+import { CachedCredentialStore } from '../services/credentials/cached-credential-store';
+import type { CredentialStore } from '../services/credentials/credential-store';
+import { KvCredentialStore, kvOrDemoCredentials } from '../services/credentials/kv-credential-store';
 import { assembleServices, consoleLog, randomSecret } from '../services/index';
 import { DurableObjectRateLimiter } from '../services/rate-limit/durable-object-rate-limiter';
 import type { RateLimiter } from '../services/rate-limiter';
@@ -56,7 +58,7 @@ function edgeServices(env: Env, config: Config, clock: Clock) {
   const source = bundled ?? createUpstreamSource(config, { clock, log: consoleLog, cache: edgeResponseCache(clock) });
   const services = assembleServices(config, {
     source,
-    credentials: kvOrDemoCredentials(env.CREDENTIALS, warn),
+    credentials: edgeCredentials(env, clock),
     rateLimiter: edgeRateLimiter(env),
     connection: workerConnection,
     clock,
@@ -78,6 +80,16 @@ export function configVars(env: object): ConfigVars {
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') vars[name] = String(value);
   }
   return vars;
+}
+
+/**
+ * The credentials in the `CREDENTIALS` KV namespace, each principal found kept by the isolate for
+ * up to `PRINCIPAL_SECONDS` (`CachedCredentialStore`); without the binding, the demo store, with
+ * a warning.
+ */
+export function edgeCredentials(env: Env, clock: Clock): CredentialStore {
+  const store = kvOrDemoCredentials(env.CREDENTIALS, warn);
+  return store instanceof KvCredentialStore ? new CachedCredentialStore(store, clock) : store;
 }
 
 /**
