@@ -1,0 +1,118 @@
+/**
+ * What a fresh isolate reads for its first request of each kind, in rounds: the pieces of a round
+ * are fetched together, and a round starts only once the previous one has answered (each round is
+ * a trip through the assets binding at the edge). Reading ahead may change how many rounds a request
+ * waits for, never what it answers.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { HOT, INDEX } from '../../scripts/compile-data';
+import { fileStore } from '../../src/node';
+import { BundledSource } from '../../src/services/bundled/bundled-source';
+import type { CompiledMeta } from '../../src/services/bundled/compiled/layout';
+import { pieceStore, type PieceIndex } from '../../src/services/bundled/compiled/store';
+import type { ListQuery, RecordSource, ResourceName } from '../../src/services/record-source';
+
+const index = JSON.parse(readFileSync(INDEX, 'utf8')) as PieceIndex;
+const hot = new Uint8Array(readFileSync(HOT));
+const piece = (name: string): ArrayBuffer => {
+  const bytes = readFileSync(new URL(`../../generated/assets/${name}`, import.meta.url));
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+};
+const ctx = { requestId: 't' };
+
+/** What a request read, round by round (piece names without `.bin`, sorted), and what it answered. */
+interface Reads<T> {
+  answer: T;
+  rounds: string[][];
+}
+
+/**
+ * Runs `request` against a fresh source over the pieces as the worker reads them (its carried
+ * pieces included), holding every fetch until the request can go no further without one: then
+ * the pieces it waits for are answered together, as one round. `fail` names pieces whose first
+ * fetch fails.
+ */
+async function rounds<T>(request: (source: RecordSource) => Promise<T>, meta: CompiledMeta = index.meta, fail: string[] = []): Promise<Reads<T>> {
+  const held: Array<{ name: string; answer: () => void }> = [];
+  const failed = new Set<string>();
+  const store = pieceStore(
+    { ...index, meta },
+    (name) =>
+      new Promise<ArrayBuffer>((resolve, reject) =>
+        held.push({
+          name,
+          answer: () => {
+            const bare = name.replace(/\.bin$/, '');
+            if (fail.includes(bare) && !failed.has(bare)) {
+              failed.add(bare);
+              reject(new Error(`${bare} failed`));
+            } else resolve(piece(name));
+          },
+        }),
+      ),
+    hot,
+  );
+  let settled = false;
+  const answer = request(new BundledSource(store)).finally(() => {
+    settled = true;
+  });
+  const out: string[][] = [];
+  for (let idle = 0; !settled && idle < 50; ) {
+    await new Promise((r) => setImmediate(r));
+    if (held.length === 0) {
+      idle++;
+      continue;
+    }
+    const round = held.splice(0);
+    out.push(round.map((h) => h.name.replace(/\.bin$/, '')).sort());
+    for (const h of round) h.answer();
+  }
+  return { answer: await answer, rounds: out };
+}
+
+const reference: RecordSource = new BundledSource(fileStore());
+const list = (resource: ResourceName, query: Partial<ListQuery>) => (source: RecordSource) =>
+  source.list(resource, { q: undefined, order: [], page: 1, ...query }, undefined, ctx);
+const kinds = (round: string[]) => [...new Set(round.map((name) => name.split('.').slice(0, 2).join('.')))].sort();
+
+describe('a first search', () => {
+  it('reads its grams, then its candidates search text together with its page records: two rounds', async () => {
+    const { answer, rounds: read } = await rounds(list('species', { q: 'abies' }));
+    expect(answer).toEqual(await list('species', { q: 'abies' })(reference));
+    expect(read.map(kinds), JSON.stringify(read)).toEqual([['species.grams'], ['species.records', 'species.search']]);
+  });
+
+  it('answers exactly as without reading ahead when candidates fail the check (their records were read for nothing)', async () => {
+    // "pinus": some candidates hold all three grams but not the word, so the page needs records
+    // read ahead for none of them; those come in a third round.
+    for (const page of [1, 2, 5]) {
+      const { answer, rounds: read } = await rounds(list('species', { q: 'pinus', page }));
+      expect(answer, `page ${page}`).toEqual(await list('species', { q: 'pinus', page })(reference));
+      expect(read.length, JSON.stringify(read)).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('answers when a piece read ahead fails: the page reads it again', async () => {
+    const { rounds: ahead } = await rounds(list('species', { q: 'abies' }));
+    const records = ahead[1]!.filter((name) => name.startsWith('species.records.'));
+    const { answer, rounds: read } = await rounds(list('species', { q: 'abies' }), index.meta, records);
+    expect(answer).toEqual(await list('species', { q: 'abies' })(reference));
+    expect(read.at(-1), JSON.stringify(read)).toEqual(records);
+  });
+
+  it('reads no record ahead for a sorted search or a scope, whose page is not a window of candidates', async () => {
+    const sorted = await rounds(list('species', { q: 'abies', order: [{ field: 'common_name', direction: 'desc' }] }));
+    expect(sorted.answer).toEqual(await list('species', { q: 'abies', order: [{ field: 'common_name', direction: 'desc' }] })(reference));
+    expect(
+      sorted.rounds[1]!.some((name) => name.startsWith('species.records.')),
+      JSON.stringify(sorted.rounds),
+    ).toBe(false);
+  });
+
+  it('of exactly one gram reads its grams, then its records: the postings are the answer', async () => {
+    const { answer, rounds: read } = await rounds(list('species', { q: 'fir' }));
+    expect(answer).toEqual(await list('species', { q: 'fir' })(reference));
+    expect(read.map(kinds)).toEqual([['species.grams'], ['species.records']]);
+  });
+});
