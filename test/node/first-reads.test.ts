@@ -1,8 +1,8 @@
 /**
  * What a fresh isolate reads for its first request of each kind, in rounds: the pieces of a round
  * are fetched together, and a round starts only once the previous one has answered (each round is
- * a trip through the assets binding at the edge). Reading ahead may change how many rounds a request
- * waits for, never what it answers.
+ * a trip through the assets binding at the edge). Reading ahead and the record fences may change
+ * how many rounds a request waits for, never what it answers.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -10,8 +10,9 @@ import { HOT, INDEX } from '../../scripts/compile-data';
 import { fileStore } from '../../src/node';
 import { BundledSource } from '../../src/services/bundled/bundled-source';
 import type { CompiledMeta } from '../../src/services/bundled/compiled/layout';
-import { pieceStore, type PieceIndex } from '../../src/services/bundled/compiled/store';
+import { pieceStore, type PieceIndex, type SectionStore } from '../../src/services/bundled/compiled/store';
 import type { ListQuery, RecordSource, ResourceName } from '../../src/services/record-source';
+import { dataset } from '../support/harness';
 
 const index = JSON.parse(readFileSync(INDEX, 'utf8')) as PieceIndex;
 const hot = new Uint8Array(readFileSync(HOT));
@@ -114,5 +115,72 @@ describe('a first search', () => {
     const { answer, rounds: read } = await rounds(list('species', { q: 'fir' }));
     expect(answer).toEqual(await list('species', { q: 'fir' })(reference));
     expect(read.map(kinds)).toEqual([['species.grams'], ['species.records']]);
+  });
+});
+
+describe('a first detail', () => {
+  const get = (id: string) => (source: RecordSource) => source.get('species', id, ctx);
+
+  it('reads one piece, its record chunk, found through the record fences', async () => {
+    const species = dataset.species;
+    for (const id of ['ABBA', species[1]!.id, species[5000]!.id, species[20000]!.id, species.at(-1)!.id]) {
+      const { answer, rounds: read } = await rounds(get(id));
+      expect(answer, id).toEqual(await get(id)(reference));
+      expect(answer, id).toBeDefined();
+      expect(read, id).toEqual([[expect.stringMatching(/^species\.records\.\d+$/)]]);
+    }
+  });
+
+  it('reads nothing once its record chunk is held (a search or a page read it)', async () => {
+    const { answer, rounds: read } = await rounds(async (source) => {
+      await list('species', { q: 'abies' })(source);
+      return get('ABBA')(source);
+    });
+    expect(answer).toEqual(await get('ABBA')(reference));
+    // The search's two rounds, and nothing for the detail.
+    expect(read.map(kinds), JSON.stringify(read)).toEqual([['species.grams'], ['species.records', 'species.search']]);
+  });
+
+  it('of an unknown id reads where it would be, then the id index, and finds nothing', async () => {
+    const { answer, rounds: read } = await rounds(get('ABBA99'));
+    expect(answer).toBeUndefined();
+    expect(read.map(kinds)).toEqual([['species.records'], ['species.ids']]);
+  });
+
+  it('answers from the id index when the fences point elsewhere (a runtime whose collation differs)', async () => {
+    const meta = structuredClone(index.meta);
+    for (const r of Object.values(meta.resources)) r.recordFences = [...r.recordFences.slice(1), r.recordFences[0]!].reverse();
+    for (const [resource, id] of [
+      ['species', 'ABBA'],
+      ['species', dataset.species[20000]!.id],
+      ['genus', 'Abies'],
+      ['plants', dataset.plants[100]!.id],
+      ['families', 'Pinaceae'],
+    ] as const) {
+      const { answer } = await rounds((source) => source.get(resource, id, ctx), meta);
+      expect(answer, `${resource}/${id}`).toEqual(await reference.get(resource, id, ctx));
+    }
+  });
+
+  it('answers from the id index when the artifact has no record fences', async () => {
+    const meta = structuredClone(index.meta);
+    for (const r of Object.values(meta.resources)) delete (r as { recordFences?: string[] }).recordFences;
+    const { answer, rounds: read } = await rounds(get('ABBA'), meta);
+    expect(answer).toEqual(await get('ABBA')(reference));
+    expect(read.map(kinds)).toEqual([['species.ids'], ['species.records']]);
+  });
+});
+
+describe('the layout the first reads rely on', () => {
+  const store: SectionStore = fileStore();
+
+  it('stores each record as its JSON with `id` first, so a record chunk tells which id each record has', async () => {
+    const source = new BundledSource(store);
+    for (const resource of ['species', 'genus', 'families', 'plants'] as const) {
+      for (const record of dataset[resource].slice(0, 200)) {
+        const found = await source.stored.get(resource, record.id, ctx);
+        expect(new TextDecoder().decode(found!.record.bytes).startsWith(`{"id":${JSON.stringify(record.id)},`), record.id).toBe(true);
+      }
+    }
   });
 });

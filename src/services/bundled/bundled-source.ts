@@ -4,6 +4,7 @@ import { RESOURCE_NAMES } from '../../core/resources';
 import type { AnyRecord, Detail, ListPage, ListQuery, RecordSource, ResourceName, Scope, StoredDetail, StoredPage, StoredReads } from '../record-source';
 import { PAGE_SIZE } from '../record-source';
 import { compileDataset } from './compile/index';
+import { locate } from './compiled/locate';
 import { CompiledResource } from './compiled/resource';
 import { PieceCache } from './compiled/piece-cache';
 import { memoryStore, type SectionStore } from './compiled/store';
@@ -71,7 +72,7 @@ export class BundledSource implements RecordSource {
 
   private async storedGet(resource: ResourceName, id: string): Promise<StoredDetail | undefined> {
     const compiled = this.resources[resource];
-    const at = await compiled.position(id);
+    const at = await locate(compiled, id);
     if (at === undefined) return undefined;
     const found = await compiled.record(at);
     return { record: new RawJson(found.bytes, this.keyBase[resource] + at), meta: { last_modified: found.lastModified, ...found.counts }, etag: found.etag };

@@ -89,6 +89,7 @@ export function compileDataset(dataset: Dataset, inputs = ''): Uint8Array {
     resources[resource] = {
       count: records.length,
       idFences,
+      recordFences: ids.filter((_, i) => i % RECORD_CHUNK === 0),
       gramFences,
       sortable: [...spec.sortable],
       parents: Object.keys(spec.parents),

@@ -1,7 +1,7 @@
 /** Names and constants the compiler and the reader of the compiled dataset share. */
 
 /** Bumped whenever the layout changes, so a stale artifact is rebuilt rather than misread. */
-export const FORMAT = 3;
+export const FORMAT = 4;
 
 /**
  * Pieces: records, search text, postings and the id index are stored in chunks, so a reader that
@@ -30,6 +30,8 @@ export interface ResourceMeta {
   count: number;
   /** The first id (code-unit order) of each chunk of the id index. */
   idFences: string[];
+  /** The id of the first record of each record chunk (default order: numeric-aware, `idCollator`). */
+  recordFences: string[];
   /** The first gram key of each postings chunk. */
   gramFences: number[];
   sortable: string[];
