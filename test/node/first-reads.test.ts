@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { HOT, INDEX } from '../../scripts/compile-data';
 import { fileStore } from '../../src/node';
 import { BundledSource } from '../../src/services/bundled/bundled-source';
-import type { CompiledMeta } from '../../src/services/bundled/compiled/layout';
+import { readContainer } from '../../src/services/bundled/compiled/container';
+import { POSTINGS_CHUNK_BYTES, section, type CompiledMeta } from '../../src/services/bundled/compiled/layout';
 import { pieceStore, type PieceIndex, type SectionStore } from '../../src/services/bundled/compiled/store';
 import type { ListQuery, RecordSource, ResourceName } from '../../src/services/record-source';
 import { dataset } from '../support/harness';
@@ -181,6 +182,19 @@ describe('the layout the first reads rely on', () => {
         const found = await source.stored.get(resource, record.id, ctx);
         expect(new TextDecoder().decode(found!.record.bytes).startsWith(`{"id":${JSON.stringify(record.id)},`), record.id).toBe(true);
       }
+    }
+  });
+
+  it('keeps every gram chunk within its byte budget, unless one gram alone is larger', () => {
+    for (const [resource, meta] of Object.entries(index.meta.resources)) {
+      meta.gramFences.forEach((fence, k) => {
+        const part = readContainer<null>(new Uint8Array(piece(`${section.postings(resource, k)}.bin`)));
+        const keys = part.section('keys') as Float64Array;
+        const postings = part.section('postings') as Uint8Array;
+        expect(keys[0], `${resource} chunk ${k}`).toBe(fence);
+        if (keys.length > 1) expect(postings.byteLength + keys.length * 12, `${resource} chunk ${k}`).toBeLessThanOrEqual(POSTINGS_CHUNK_BYTES);
+      });
+      expect([...meta.gramFences].sort((a, b) => a - b)).toEqual(meta.gramFences);
     }
   });
 });

@@ -1,7 +1,17 @@
 import type { Dataset } from '../../../core/records';
 import { RESOURCE_NAMES } from '../../../core/resources';
 import { writeContainer, type SectionData } from '../compiled/container';
-import { FORMAT, ID_CHUNK, ORDER_CHUNK, POSTINGS_CHUNK, RECORD_CHUNK, SEARCH_CHUNK, section, type CompiledMeta, type ResourceMeta } from '../compiled/layout';
+import {
+  FORMAT,
+  ID_CHUNK,
+  ORDER_CHUNK,
+  POSTINGS_CHUNK_BYTES,
+  RECORD_CHUNK,
+  SEARCH_CHUNK,
+  section,
+  type CompiledMeta,
+  type ResourceMeta,
+} from '../compiled/layout';
 import { buildChildren, buildOrders } from './orders';
 import { buildRecords, type BuiltRecords } from './records';
 import { buildSearch } from './search';
@@ -16,6 +26,25 @@ function slice(bytes: Uint8Array, offsets: Uint32Array, from: number, to: number
 /** Splits `count` items into chunks of `size`, calling `write(k, from, to)` for each. */
 function chunks(count: number, size: number, write: (k: number, from: number, to: number) => void): void {
   for (let k = 0; k * size < count; k++) write(k, k * size, Math.min((k + 1) * size, count));
+}
+
+/**
+ * Splits `count` items into chunks of about `budget` bytes (`bytes(i)` each; an item larger than
+ * the budget is a chunk of its own), calling `write(k, from, to)` for each.
+ */
+function chunksOfBytes(count: number, bytes: (i: number) => number, budget: number, write: (k: number, from: number, to: number) => void): void {
+  let k = 0;
+  let from = 0;
+  let size = 0;
+  for (let i = 0; i < count; i++) {
+    if (i > from && size + bytes(i) > budget) {
+      write(k++, from, i);
+      from = i;
+      size = 0;
+    }
+    size += bytes(i);
+  }
+  if (count > from) write(k, from, count);
 }
 
 /**
@@ -81,7 +110,9 @@ export function compileDataset(dataset: Dataset, inputs = ''): Uint8Array {
       sections[section.search(resource, k)] = writeContainer(null, { text: part.bytes, offsets: part.offsets });
     });
     const gramFences: number[] = [];
-    chunks(search.keys.length, POSTINGS_CHUNK, (k, from, to) => {
+    // A gram's share of its chunk: its postings, its key (f64) and its start (u32).
+    const gramBytes = (i: number) => search.starts[i + 1]! - search.starts[i]! + 12;
+    chunksOfBytes(search.keys.length, gramBytes, POSTINGS_CHUNK_BYTES, (k, from, to) => {
       const part = slice(search.postings, search.starts, from, to);
       gramFences.push(search.keys[from]!);
       sections[section.postings(resource, k)] = writeContainer(null, { keys: search.keys.subarray(from, to), starts: part.offsets, postings: part.bytes });

@@ -1,7 +1,7 @@
 /** Names and constants the compiler and the reader of the compiled dataset share. */
 
 /** Bumped whenever the layout changes, so a stale artifact is rebuilt rather than misread. */
-export const FORMAT = 4;
+export const FORMAT = 5;
 
 /**
  * Pieces: records, search text, postings and the id index are stored in chunks, so a reader that
@@ -9,7 +9,12 @@ export const FORMAT = 4;
  */
 export const RECORD_CHUNK = 16;
 export const SEARCH_CHUNK = 256;
-export const POSTINGS_CHUNK = 256;
+/**
+ * The gram index is chunked by size rather than by count: a search reads about one gram from each
+ * chunk it fetches, and postings range from a few bytes to 10 KB, so chunks of 256 grams (up to
+ * 136 KB) were almost all unused bytes. A gram larger than this is a chunk of its own.
+ */
+export const POSTINGS_CHUNK_BYTES = 8 * 1024;
 export const ID_CHUNK = 1024;
 export const ORDER_CHUNK = 1024;
 
@@ -61,6 +66,6 @@ export const section = {
   children: (r: string, parent: string) => `${r}.children.${parent}.positions`,
   /** Chunk `k` of folded search text: `text`, `offsets` (local). */
   search: (r: string, k: number) => `${r}.search.${k}`,
-  /** Chunk `k` of the gram index: `keys` (sorted), `starts` (local) and `postings` of grams `k*POSTINGS_CHUNK ..`. */
+  /** Chunk `k` of the gram index: `keys` (sorted), `starts` (local) and `postings` of the grams from `gramFences[k]` on. */
   postings: (r: string, k: number) => `${r}.grams.${k}`,
 };
