@@ -11,6 +11,8 @@ import { fileStore } from '../../src/node';
 import { BundledSource } from '../../src/services/bundled/bundled-source';
 import { readContainer } from '../../src/services/bundled/compiled/container';
 import { POSTINGS_CHUNK_BYTES, section, type CompiledMeta } from '../../src/services/bundled/compiled/layout';
+import type { CompiledResource } from '../../src/services/bundled/compiled/resource';
+import { sortedRecords } from '../../src/services/bundled/compiled/sorted';
 import { pieceStore, type PieceIndex, type SectionStore } from '../../src/services/bundled/compiled/store';
 import type { ListQuery, RecordSource, ResourceName } from '../../src/services/record-source';
 import { dataset } from '../support/harness';
@@ -119,6 +121,28 @@ describe('a first search', () => {
   });
 });
 
+describe('a first sorted page', () => {
+  const sorted = (field: string, direction: 'asc' | 'desc', page: number) => list('species', { order: [{ field, direction }], page });
+
+  it('reads one piece near the start of a stored order: its records stored in that order', async () => {
+    for (const [field, direction, page] of [
+      ['common_name', 'desc', 2],
+      ['scientific_name', 'asc', 1],
+      ['year', 'desc', 51],
+    ] as const) {
+      const { answer, rounds: read } = await rounds(sorted(field, direction, page));
+      expect(answer, `${field} ${direction} page ${page}`).toEqual(await sorted(field, direction, page)(reference));
+      expect(read, `${field} ${direction} page ${page}`).toEqual([[`species.sorted.${field}.${direction}.${Math.floor(((page - 1) * 20) / 40)}`]]);
+    }
+  });
+
+  it("reads its records' own chunks beyond them, in one round once the order chunk is read", async () => {
+    const { answer, rounds: read } = await rounds(sorted('common_name', 'desc', 52));
+    expect(answer).toEqual(await sorted('common_name', 'desc', 52)(reference));
+    expect(read.map(kinds)).toEqual([['species.order'], ['species.records']]);
+  });
+});
+
 describe('a first detail', () => {
   const get = (id: string) => (source: RecordSource) => source.get('species', id, ctx);
 
@@ -183,6 +207,31 @@ describe('the layout the first reads rely on', () => {
         expect(new TextDecoder().decode(found!.record.bytes).startsWith(`{"id":${JSON.stringify(record.id)},`), record.id).toBe(true);
       }
     }
+  });
+
+  it('stores the records of the first positions of every stored order in that order, byte for byte', async () => {
+    const source = new BundledSource(store);
+    const resources = (source as unknown as { resources: Record<ResourceName, CompiledResource> }).resources;
+    const joined = (records: Uint8Array[] | undefined) => records && Buffer.concat(records).toString('latin1');
+    const differ: string[] = [];
+    for (const [resource, meta] of Object.entries(index.meta.resources) as Array<[ResourceName, (typeof index.meta.resources)[string]]>) {
+      expect(meta.sortedCopies, resource).toBe(Math.min(1024, meta.count));
+      const compiled = resources[resource];
+      for (const field of meta.sortable.filter((f) => f !== 'id')) {
+        for (const direction of ['asc', 'desc'] as const) {
+          let offset = 0;
+          for (; offset < meta.count && Math.min(offset + 20, meta.count) <= meta.sortedCopies; offset += 20) {
+            const positions = await compiled.orderWindow(field, direction, offset, 20);
+            const copied = joined(await sortedRecords(compiled, field, direction, offset, 20));
+            if (copied !== joined(await compiled.records(positions))) differ.push(`${resource} ${field} ${direction} ${offset}`);
+          }
+          // A window reaching past them is read from the records' chunks.
+          if (offset < meta.count)
+            expect(await sortedRecords(compiled, field, direction, offset, 20), `${resource} ${field} ${direction} ${offset}`).toBeUndefined();
+        }
+      }
+    }
+    expect(differ).toEqual([]);
   });
 
   it('keeps every gram chunk within its byte budget, unless one gram alone is larger', () => {

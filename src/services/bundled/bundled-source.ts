@@ -6,6 +6,7 @@ import { PAGE_SIZE } from '../record-source';
 import { compileDataset } from './compile/index';
 import { locate } from './compiled/locate';
 import { CompiledResource } from './compiled/resource';
+import { sortedRecords } from './compiled/sorted';
 import { PieceCache } from './compiled/piece-cache';
 import { memoryStore, type SectionStore } from './compiled/store';
 import { ResultCache } from './result-cache';
@@ -65,7 +66,13 @@ export class BundledSource implements RecordSource {
     }
     const offset = (query.page - 1) * PAGE_SIZE;
     const { positions, total } = await this.results.window(resource, query, scope && { parent: scope.parent, at: parentAt! }, offset, PAGE_SIZE);
-    const bytes = await this.resources[resource].records(positions);
+    const [term] = query.order;
+    // A page of one field's stored order near its start: its records are stored in that order too.
+    const inOrder =
+      !scope && query.q === undefined && query.order.length === 1
+        ? await sortedRecords(this.resources[resource], term!.field, term!.direction, offset, PAGE_SIZE)
+        : undefined;
+    const bytes = inOrder ?? (await this.resources[resource].records(positions));
     const base = this.keyBase[resource];
     return { items: bytes.map((b, i) => new RawJson(b, base + positions[i]!)), total, page: query.page, perPage: PAGE_SIZE };
   }

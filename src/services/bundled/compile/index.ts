@@ -8,6 +8,7 @@ import {
   POSTINGS_CHUNK_BYTES,
   RECORD_CHUNK,
   SEARCH_CHUNK,
+  SORTED_CHUNK,
   section,
   type CompiledMeta,
   type ResourceMeta,
@@ -21,6 +22,19 @@ import { resourceSpecs } from './spec';
 function slice(bytes: Uint8Array, offsets: Uint32Array, from: number, to: number): { bytes: Uint8Array; offsets: Uint32Array } {
   const base = offsets[from]!;
   return { bytes: bytes.subarray(base, offsets[to]!), offsets: offsets.slice(from, to + 1).map((o) => o - base) };
+}
+
+/** The records at `positions` (of `json`, record `i` at `offsets[i]..offsets[i+1]`), back to back in that order. */
+function inOrder(json: Uint8Array, offsets: Uint32Array, positions: Uint32Array): { json: Uint8Array; offsets: Uint32Array } {
+  const local = new Uint32Array(positions.length + 1);
+  positions.forEach((p, i) => {
+    local[i + 1] = local[i]! + offsets[p + 1]! - offsets[p]!;
+  });
+  const out = new Uint8Array(local[positions.length]!);
+  positions.forEach((p, i) => {
+    out.set(json.subarray(offsets[p]!, offsets[p + 1]!), local[i]!);
+  });
+  return { json: out, offsets: local };
 }
 
 /** Splits `count` items into chunks of `size`, calling `write(k, from, to)` for each. */
@@ -92,10 +106,14 @@ export function compileDataset(dataset: Dataset, inputs = ''): Uint8Array {
       sections[section.ids(resource, k)] = writeContainer(null, { text, offsets: idOffsets, positions });
     });
 
+    const sortedCopies = Math.min(ORDER_CHUNK, records.length);
     for (const [field, order] of Object.entries(buildOrders(records, spec.sortable))) {
       sections[section.ranks(resource, field)] = order.ranks;
       for (const direction of ['asc', 'desc'] as const) {
         chunks(records.length, ORDER_CHUNK, (k, from, to) => (sections[section.order(resource, field, direction, k)] = order[direction].subarray(from, to)));
+        chunks(sortedCopies, SORTED_CHUNK, (k, from, to) => {
+          sections[section.sorted(resource, field, direction, k)] = writeContainer(null, inOrder(json, offsets, order[direction].subarray(from, to)));
+        });
       }
     }
     for (const [parent, read] of Object.entries(spec.parents)) {
@@ -123,6 +141,7 @@ export function compileDataset(dataset: Dataset, inputs = ''): Uint8Array {
       recordFences: ids.filter((_, i) => i % RECORD_CHUNK === 0),
       gramFences,
       sortable: [...spec.sortable],
+      sortedCopies,
       parents: Object.keys(spec.parents),
       counts: Object.keys(counts),
     };
