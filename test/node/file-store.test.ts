@@ -86,6 +86,15 @@ describe('the compiled dataset read in place', () => {
     expect(store.ranges - before).toBe(2);
   });
 
+  it('finds a detail through the id index it holds, then reads that record alone', async () => {
+    const store = countingStore();
+    const source = new BundledSource(store);
+    await source.get('species', 'ABBA');
+    const before = store.ranges;
+    expect(await source.get('species', 'ABBA')).toMatchObject({ record: { id: 'ABBA' } });
+    expect(store.ranges - before).toBe(1);
+  });
+
   it('keeps only the heads of record chunks, so reading every species page keeps a small fraction of the records', async () => {
     const cache = new PieceCache();
     const source = new BundledSource(fileStore(), cache);

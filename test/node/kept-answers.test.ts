@@ -203,8 +203,14 @@ describe('pieces a worker carries', () => {
     const source = new BundledSource(store);
     const query = { q: undefined, order: [{ field: 'common_name', direction: 'desc' as const }], page: 2 };
     expect(await source.list('species', query, undefined)).toEqual(await new BundledSource(fileStore()).list('species', query, undefined));
+    // Its positions come from the carried first order chunk; its records, stored in that order, from one piece.
+    expect(fetched).toEqual(['species.sorted.common_name.desc.0.bin']);
+    // Past the records stored in order, the page reads its records' own chunks, each once.
+    fetched.length = 0;
+    const deeper = { ...query, page: 60 };
+    expect(await source.list('species', deeper, undefined)).toEqual(await new BundledSource(fileStore()).list('species', deeper, undefined));
     expect(fetched.length).toBeGreaterThan(0);
-    expect(fetched.every((name) => name.startsWith('species.records.'))).toBe(true);
+    expect(fetched.every((name) => name.startsWith('species.records.') || name.startsWith('species.order.'))).toBe(true);
     expect(new Set(fetched).size).toBe(fetched.length);
   });
 });

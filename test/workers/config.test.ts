@@ -1,7 +1,8 @@
 import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import type { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildGateway, configVars } from '../../src/worker/gateway';
+import { buildGateway, buildRoutes, configVars } from '../../src/worker/gateway';
 import { DEMO, json } from '../suites/client';
 import { mintDemoToken } from '../suites/tokens';
 import { gatewayClient } from './client';
@@ -43,6 +44,16 @@ describe('configuration from the bindings', () => {
     const client = gatewayClient(gateway);
     const token = await mintDemoToken(client);
     expect((await client.get('/v3/species', { Authorization: `Bearer ${token}` })).status).toBe(200);
+  });
+
+  it('has its router build the route matchers at start (buildRoutes), and answers as before', async () => {
+    const gateway = buildGateway(env);
+    buildRoutes(gateway);
+    // Hono builds its matchers on the first match; once built, no route can be added.
+    expect(() => (gateway as Hono).get('/late', (c) => c.text('late'))).toThrow(/matcher is already built/);
+    const client = gatewayClient(gateway);
+    expect((await client.get('/v2/species/ABBA')).status).toBe(200);
+    expect((await client.get('/v2/nowhere')).status).toBe(404);
   });
 
   it('serves with the wrangler.toml [vars] (the worker entry itself)', () => {

@@ -2,9 +2,12 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
 import { RESOURCE_NAMES } from '../../src/core/resources';
+import { ManualClock } from '../../src/services/clock';
+import { PRINCIPAL_SECONDS } from '../../src/services/credentials/cached-credential-store';
 import { KvCredentialStore } from '../../src/services/credentials/kv-credential-store';
+import { buildGateway } from '../../src/worker/gateway';
 import { DEMO, json } from '../suites/client';
-import { workerClient } from './client';
+import { gatewayClient, workerClient } from './client';
 
 const kv = env.CREDENTIALS!;
 const get = (path: string, authorization: string) => workerClient().get(path, { Authorization: authorization });
@@ -25,25 +28,34 @@ describe('credentials from the CREDENTIALS KV namespace', () => {
     expect(res.status, await res.text()).toBe(200);
   });
 
-  it('refuses a key KV does not hold, and one removed from KV (no per-isolate copy)', async () => {
-    const unknown = await get('/v2/species', 'ApiKey never-stored-key');
+  it('refuses a key KV does not hold, and one removed from KV once its isolate copy is past its bound', async () => {
+    const clock = new ManualClock(Date.now());
+    const gateway = gatewayClient(buildGateway(env, clock));
+    const at = (key: string) => gateway.get('/v2/species', { Authorization: `ApiKey ${key}` });
+    const unknown = await at('short-lived-key');
     expect(unknown.status).toBe(401);
     expect((await json(unknown)).code).toBe('auth/invalidCredential');
 
+    // An unknown key is never kept: issued now, it works at once.
     const digest = await sha256Hex('short-lived-key');
     await kv.put(`apikey:${digest}`, JSON.stringify({ id: 'short-lived', resources: '*' }));
-    expect((await get('/v2/species', 'ApiKey short-lived-key')).status).toBe(200);
+    expect((await at('short-lived-key')).status).toBe(200);
     await kv.delete(`apikey:${digest}`);
-    expect((await get('/v2/species', 'ApiKey short-lived-key')).status).toBe(401);
+    // The isolate answers from the principal it read for at most PRINCIPAL_SECONDS, then reads KV.
+    clock.advance(PRINCIPAL_SECONDS * 1000 - 1);
+    expect((await at('short-lived-key')).status).toBe(200);
+    clock.advance(1);
+    expect((await at('short-lived-key')).status).toBe(401);
   });
 
   it('serves the demo credentials only because they were put in KV (the binding replaces the demo store)', async () => {
-    expect((await get('/v2/species', DEMO.key)).status).toBe(200);
     const demoKey = `apikey:${await sha256Hex('demo-project-key')}`;
     const entry = await kv.get(demoKey);
     await kv.delete(demoKey);
-    expect((await get('/v2/species', DEMO.key)).status).toBe(401);
+    // A gateway of its own: the entry's may hold the demo principal from an earlier request.
+    expect((await gatewayClient(buildGateway(env)).get('/v2/species', { Authorization: DEMO.key })).status).toBe(401);
     await kv.put(demoKey, entry!);
+    expect((await gatewayClient(buildGateway(env)).get('/v2/species', { Authorization: DEMO.key })).status).toBe(200);
   });
 
   it('answers a malformed entry with a 500 that reveals nothing, never with access', async () => {

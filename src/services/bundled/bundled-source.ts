@@ -4,7 +4,9 @@ import { RESOURCE_NAMES } from '../../core/resources';
 import type { AnyRecord, Detail, ListPage, ListQuery, RecordSource, ResourceName, Scope, StoredDetail, StoredPage, StoredReads } from '../record-source';
 import { PAGE_SIZE } from '../record-source';
 import { compileDataset } from './compile/index';
+import { locate } from './compiled/locate';
 import { CompiledResource } from './compiled/resource';
+import { sortedRecords } from './compiled/sorted';
 import { PieceCache } from './compiled/piece-cache';
 import { memoryStore, type SectionStore } from './compiled/store';
 import { ResultCache } from './result-cache';
@@ -64,14 +66,20 @@ export class BundledSource implements RecordSource {
     }
     const offset = (query.page - 1) * PAGE_SIZE;
     const { positions, total } = await this.results.window(resource, query, scope && { parent: scope.parent, at: parentAt! }, offset, PAGE_SIZE);
-    const bytes = await this.resources[resource].records(positions);
+    const [term] = query.order;
+    // A page of one field's stored order near its start: its records are stored in that order too.
+    const inOrder =
+      !scope && query.q === undefined && query.order.length === 1
+        ? await sortedRecords(this.resources[resource], term!.field, term!.direction, offset, PAGE_SIZE)
+        : undefined;
+    const bytes = inOrder ?? (await this.resources[resource].records(positions));
     const base = this.keyBase[resource];
     return { items: bytes.map((b, i) => new RawJson(b, base + positions[i]!)), total, page: query.page, perPage: PAGE_SIZE };
   }
 
   private async storedGet(resource: ResourceName, id: string): Promise<StoredDetail | undefined> {
     const compiled = this.resources[resource];
-    const at = await compiled.position(id);
+    const at = await locate(compiled, id);
     if (at === undefined) return undefined;
     const found = await compiled.record(at);
     return { record: new RawJson(found.bytes, this.keyBase[resource] + at), meta: { last_modified: found.lastModified, ...found.counts }, etag: found.etag };

@@ -1,7 +1,7 @@
 /** Names and constants the compiler and the reader of the compiled dataset share. */
 
 /** Bumped whenever the layout changes, so a stale artifact is rebuilt rather than misread. */
-export const FORMAT = 4;
+export const FORMAT = 7;
 
 /**
  * Pieces: records, search text, postings and the id index are stored in chunks, so a reader that
@@ -9,9 +9,20 @@ export const FORMAT = 4;
  */
 export const RECORD_CHUNK = 16;
 export const SEARCH_CHUNK = 256;
-export const POSTINGS_CHUNK = 256;
+/**
+ * The gram index is chunked by size rather than by count: a search reads about one gram from each
+ * chunk it fetches, and postings range from a few bytes to 10 KB, so chunks of 256 grams (up to
+ * 136 KB) were almost all unused bytes. A gram larger than this is a chunk of its own.
+ */
+export const POSTINGS_CHUNK_BYTES = 8 * 1024;
 export const ID_CHUNK = 1024;
 export const ORDER_CHUNK = 1024;
+/**
+ * The records of the first `ORDER_CHUNK` positions of each stored order are also stored in that
+ * order, 40 a piece (two pages): a page of a sorted list there reads one piece, where its records'
+ * chunks are scattered (a page of 20 touched about 17 record chunks, 190 KB).
+ */
+export const SORTED_CHUNK = 40;
 
 /** The rank of a null sort value: after every value, in either direction. */
 export const NULL_RANK = 0xffffffff;
@@ -30,9 +41,13 @@ export interface ResourceMeta {
   count: number;
   /** The first id (code-unit order) of each chunk of the id index. */
   idFences: string[];
+  /** The id of the first record of each record chunk (default order: numeric-aware, `idCollator`). */
+  recordFences: string[];
   /** The first gram key of each postings chunk. */
   gramFences: number[];
   sortable: string[];
+  /** How many of the first positions of each stored order (but `id`'s) have their records copied in order (`section.sorted`). */
+  sortedCopies: number;
   parents: string[];
   counts: string[];
 }
@@ -55,10 +70,12 @@ export const section = {
   ranks: (r: string, field: string) => `${r}.ranks.${field}`,
   /** Chunk `k` of a field's order (`asc` or `desc`): positions `k*ORDER_CHUNK ..`. */
   order: (r: string, field: string, direction: string, k: number) => `${r}.order.${field}.${direction}.${k}`,
+  /** Chunk `k` of the records in a field's order (first `sortedCopies` positions): `json`, `offsets` (local). */
+  sorted: (r: string, field: string, direction: string, k: number) => `${r}.sorted.${field}.${direction}.${k}`,
   childStart: (r: string, parent: string) => `${r}.children.${parent}.start`,
   children: (r: string, parent: string) => `${r}.children.${parent}.positions`,
   /** Chunk `k` of folded search text: `text`, `offsets` (local). */
   search: (r: string, k: number) => `${r}.search.${k}`,
-  /** Chunk `k` of the gram index: `keys` (sorted), `starts` (local) and `postings` of grams `k*POSTINGS_CHUNK ..`. */
+  /** Chunk `k` of the gram index: `keys` (sorted), `starts` (local) and `postings` of the grams from `gramFences[k]` on. */
   postings: (r: string, k: number) => `${r}.grams.${k}`,
 };

@@ -96,6 +96,11 @@ export class CompiledResource {
     return this.meta.count;
   }
 
+  /** Whether records are read in place (a local file: `SectionStore.range`), where a read is a system call, not a fetch. */
+  get readsInPlace(): boolean {
+    return this.store.range !== undefined;
+  }
+
   /** A whole-resource section (ranks, child lists), loaded once and kept. */
   private async u32(name: string): Promise<Uint32Array> {
     let known = this.fixed.get(name);

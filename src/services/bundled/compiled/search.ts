@@ -12,20 +12,22 @@ const NONE = new Uint32Array(0);
  * never cross fields, and the byte joining fields in the text is never in a UTF-8 needle, so no
  * match spans two fields. A needle that folds to nothing matches nothing (the query parser
  * refuses one before it gets here).
+ *
+ * `checking`, when given, is called with the candidates (ascending) just before their search text
+ * is read, so a caller can start reading what it will need of them in the same round; it cannot
+ * change the answer. A needle of exactly one gram needs no check: its postings are the answer.
  */
-export async function searchPositions(resource: CompiledResource, q: string): Promise<Uint32Array> {
+export async function searchPositions(resource: CompiledResource, q: string, checking?: (candidates: readonly number[]) => void): Promise<Uint32Array> {
   const needle = fold(q);
   if (needle.length === 0) return NONE;
   const name = resource.name;
   const bytes = encoder.encode(needle);
   const chunkCount = Math.ceil(resource.count / SEARCH_CHUNK);
-  if (needle.length < GRAM)
-    return check(
-      resource,
-      Array.from({ length: resource.count }, (_, i) => i),
-      bytes,
-      chunkCount,
-    );
+  if (needle.length < GRAM) {
+    const everyRecord = Array.from({ length: resource.count }, (_, i) => i);
+    checking?.(everyRecord);
+    return check(resource, everyRecord, bytes, chunkCount);
+  }
 
   // Each gram's postings chunk, found through the fences; the chunk holds its keys and offsets too.
   const fences = resource.meta.gramFences;
@@ -58,6 +60,7 @@ export async function searchPositions(resource: CompiledResource, q: string): Pr
   }
   // One gram is the whole needle: its postings are the answer. Longer needles are checked in place.
   if (needle.length === GRAM) return Uint32Array.from(candidates);
+  checking?.(candidates);
   return check(resource, candidates, bytes, chunkCount);
 }
 
