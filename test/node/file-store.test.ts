@@ -95,6 +95,21 @@ describe('the compiled dataset read in place', () => {
     expect(store.ranges - before).toBe(1);
   });
 
+  it('reads no record twice for a search (nothing read ahead is kept where records are read in place)', async () => {
+    const file = fileStore();
+    const reads: string[] = [];
+    const store: SectionStore = {
+      meta: file.meta,
+      load: (name) => file.load(name),
+      range: (name, from, to) => (reads.push(`${name} ${from}-${to}`), file.range!(name, from, to)),
+    };
+    const source = new BundledSource(store);
+    const page = (await source.list('species', { q: 'abies', order: [], page: 1 }, undefined))!;
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(reads.length).toBeGreaterThan(0);
+    expect(new Set(reads).size).toBe(reads.length);
+  });
+
   it('keeps only the heads of record chunks, so reading every species page keeps a small fraction of the records', async () => {
     const cache = new PieceCache();
     const source = new BundledSource(fileStore(), cache);

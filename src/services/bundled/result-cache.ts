@@ -41,9 +41,10 @@ export class ResultCache {
     // A search in default order answers its candidates that pass the check, in their order: the
     // window's records are most likely those of the same window of candidates. They are read
     // while the candidates' search text is, so a first search pays two rounds of reads, not three.
-    // Reading ahead only fills the piece cache; the answer is the checked result, as ever.
+    // Reading ahead only fills the piece cache; the answer is the checked result, as ever. Where
+    // records are read in place (Node), nothing read ahead would be kept: no reading ahead.
     const readAhead =
-      query.q !== undefined && !scope && query.order.length === 0
+      query.q !== undefined && !scope && query.order.length === 0 && !compiled.readsInPlace
         ? (candidates: readonly number[]) => {
             early = compiled.records(candidates.slice(offset, offset + limit)).catch(() => undefined);
           }
