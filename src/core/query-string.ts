@@ -59,6 +59,14 @@ const CREDENTIAL_PAIR = new RegExp(`(?:^|&)(?:${[...CREDENTIAL_NAMES].map((n) =>
  * undefined, and the reader goes pair by pair. Logs and kept-page keys take it as it is.
  */
 export function plainQuery(url: string): string | undefined {
+  // Authentication, the access line and the kept-page key ask about the same URL in turn.
+  if (url !== plain.url) plain = { url, query: readPlain(url) };
+  return plain.query;
+}
+
+let plain: { url: string; query: string | undefined } = { url: '', query: undefined };
+
+function readPlain(url: string): string | undefined {
   const q = url.indexOf('?');
   if (q < 0 || q === url.length - 1) return undefined;
   const query = url.slice(q + 1);

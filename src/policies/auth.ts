@@ -5,6 +5,7 @@ import type { ErrorCode } from '../errors/codes';
 import type { Looked, Principal } from '../services/credentials/credential-store';
 import type { ResourceName } from '../services/record-source';
 import type { CredentialPlace, CredentialRules, Scheme, Version } from '../versions/version';
+import { plainQuery } from '../core/query-string';
 import { isDescriptionPath } from '../openapi/names';
 import { findNewlineDigestEntry, newlineDigestWarning } from '../services/credentials/newline-digest';
 import { walk } from '../versions/walker';
@@ -18,19 +19,6 @@ const HEADER_PLACES = ALL_PLACES.filter((p) => !p.startsWith('query:'));
 interface Presented {
   place: CredentialPlace;
   value: string;
-}
-
-/** A query parameter named `key` or `token` as written, without escapes. */
-const QUERY_CREDENTIAL = /[?&](?:key|token)(?:[=&#]|$)/;
-
-/**
- * Whether the query of `url` may hold a credential place (`?key=`, `?token=`): looked up then,
- * name by name with their decoding; a query that names neither, and has nothing to decode, is
- * not read again (the usual case: `?page=2`).
- */
-function mayHoldQueryCredential(url: string): boolean {
-  const q = url.indexOf('?');
-  return q >= 0 && (url.includes('%', q) || url.includes('+', q) || QUERY_CREDENTIAL.test(url));
 }
 
 function presentedValue(c: Context<AppEnv>, place: CredentialPlace): string | undefined {
@@ -63,8 +51,8 @@ export const authenticate = (
     const challenge = (code: ErrorCode, detail: string, bearerError = false) =>
       new ApiError(code, detail, { 'WWW-Authenticate': wwwAuthenticate(rules, realm, bearerError) });
 
-    // Without a query naming `key` or `token` (or one with escapes to decode), no credential can be in one.
-    const places = mayHoldQueryCredential(c.req.url) ? ALL_PLACES : HEADER_PLACES;
+    // A plain query names no credential (`plainQuery`): only another may hold `key` or `token`.
+    const places = c.req.url.includes('?') && plainQuery(c.req.url) === undefined ? ALL_PLACES : HEADER_PLACES;
     // The first credential in a place the version refuses, and the one in the first place it accepts.
     let refused: Presented | undefined;
     let chosen: Presented | undefined;

@@ -48,14 +48,23 @@ export function writeContainer<M>(meta: M, sections: Record<string, SectionData>
 }
 
 /** Bytes at the front of a container: the magic and the header's length. */
-export const PREAMBLE = 8;
+const PREAMBLE = 8;
 
-/**
- * A container's header, from its first bytes (at least `PREAMBLE`, and all of the header to
- * parse it): the meta, the sections, and where the sections begin; or, when `front` holds the
- * preamble but not the whole header, how many bytes are `needed`.
- */
-export function readHeader<M>(front: Uint8Array): { header: Header<M>; start: number } | { needed: number } {
+/** The typed array of each section type. */
+export const TYPED = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, f64: Float64Array } as const;
+
+/** A section's size in bytes. */
+export const byteLengthOf = (entry: SectionEntry): number => entry.length * TYPED[entry.type].BYTES_PER_ELEMENT;
+
+/** The entry of section `name`, or an error naming it. */
+export function entryOf(header: Header<unknown>, name: string): SectionEntry {
+  const entry = header.sections[name];
+  if (!entry) throw new Error(`compiled dataset has no section ${name}`);
+  return entry;
+}
+
+/** A container's header from its first bytes, or how many bytes hold the whole of it. */
+function parseHeader<M>(front: Uint8Array): { header: Header<M>; start: number } | { needed: number } {
   const view = new DataView(front.buffer, front.byteOffset, front.byteLength);
   if (front.byteLength < PREAMBLE || view.getUint32(0, true) !== MAGIC) throw new Error('not a compiled dataset');
   const length = view.getUint32(4, true);
@@ -64,35 +73,33 @@ export function readHeader<M>(front: Uint8Array): { header: Header<M>; start: nu
   return { header, start: align(PREAMBLE + length) };
 }
 
-export const BYTES_PER: Record<SectionType, number> = { u8: 1, u16: 2, u32: 4, f64: 8 };
+/**
+ * A container's header read through `read(from, to)` (a file, part of a piece): `guess` bytes
+ * first, the rest of the header only when it is longer. `front` is what was read; `start` is where
+ * the sections begin.
+ */
+export function readHeader<M>(read: (from: number, to: number) => Uint8Array, guess = PREAMBLE): { header: Header<M>; start: number; front: Uint8Array } {
+  let front = read(0, Math.max(guess, PREAMBLE));
+  let parsed = parseHeader<M>(front);
+  if ('needed' in parsed) parsed = parseHeader<M>((front = read(0, parsed.needed)));
+  if ('needed' in parsed) throw new Error('compiled dataset header is cut short');
+  return { ...parsed, front };
+}
 
 /**
  * Reads the header of a container and views its sections in place (copying only if misaligned),
  * each view made once. `bytes` may be only the front of the container (a piece's head read from
- * a file): sections within it can be viewed, and `extent` says where any section lies.
+ * a file): the sections within it can be viewed.
  */
-export function readContainer<M>(bytes: Uint8Array): {
-  meta: M;
-  names: string[];
-  section(name: string): SectionData;
-  /** Where section `name` lies, in bytes from the container's start. */
-  extent(name: string): { offset: number; byteLength: number };
-} {
-  const read = readHeader<M>(bytes);
+export function readContainer<M>(bytes: Uint8Array): { meta: M; names: string[]; section(name: string): SectionData } {
+  const read = parseHeader<M>(bytes);
   if ('needed' in read) throw new Error('compiled dataset header is cut short');
   const { header, start } = read;
   const aligned = bytes.byteOffset % ALIGN === 0 ? bytes : bytes.slice();
   const views = new Map<string, SectionData>();
-  const entryOf = (name: string): SectionEntry => {
-    const entry = header.sections[name];
-    if (!entry) throw new Error(`compiled dataset has no section ${name}`);
-    return entry;
-  };
   const open = (name: string): SectionData => {
-    const entry = entryOf(name);
-    const offset = aligned.byteOffset + start + entry.offset;
-    const Typed = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, f64: Float64Array }[entry.type];
-    return new Typed(aligned.buffer as ArrayBuffer, offset, entry.length);
+    const entry = entryOf(header, name);
+    return new TYPED[entry.type](aligned.buffer as ArrayBuffer, aligned.byteOffset + start + entry.offset, entry.length);
   };
   return {
     meta: header.meta,
@@ -101,10 +108,6 @@ export function readContainer<M>(bytes: Uint8Array): {
       let known = views.get(name);
       if (!known) views.set(name, (known = open(name)));
       return known;
-    },
-    extent(name) {
-      const entry = entryOf(name);
-      return { offset: start + entry.offset, byteLength: entry.length * BYTES_PER[entry.type] };
     },
   };
 }

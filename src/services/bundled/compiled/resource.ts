@@ -53,17 +53,14 @@ const HEAD_GUESS = 1024;
 
 /**
  * A record chunk's head (its header and every section before the JSON), read through
- * `read(from, to)`: one read, more only when the head is longer than guessed. Kept in a buffer of
- * its own size.
+ * `read(from, to)`: one read, more only when the head is longer than guessed, kept in a buffer of
+ * its own size; and where the JSON begins.
  */
-function headOf(read: (from: number, to: number) => Uint8Array): Part {
-  let front = read(0, HEAD_GUESS);
-  let parsed = readHeader<null>(front);
-  if ('needed' in parsed) parsed = readHeader<null>((front = read(0, parsed.needed)));
-  if ('needed' in parsed) throw new Error('compiled dataset header is cut short');
-  const at = parsed.start + parsed.header.sections.json!.offset;
-  if (front.byteLength < at) front = read(0, at);
-  return readContainer<null>(new Uint8Array(front.subarray(0, at)));
+function headOf(read: (from: number, to: number) => Uint8Array): { head: Part; jsonAt: number } {
+  const { header, start, front } = readHeader<null>(read, HEAD_GUESS);
+  const jsonAt = start + header.sections.json!.offset;
+  const bytes = front.byteLength < jsonAt ? read(0, jsonAt) : front.subarray(0, jsonAt);
+  return { head: readContainer<null>(new Uint8Array(bytes)), jsonAt };
 }
 
 /** Resources a `PieceCache` can tell apart by the numeric keys of their record chunks. */
@@ -194,10 +191,9 @@ export class CompiledResource {
     };
     const range = this.store.range?.bind(this.store);
     if (range) {
-      const head = headOf((from, to) => range(name, from, to));
-      const at = head.extent('json').offset;
-      const value = chunk(head, (from, to) => range(name, at + from, at + to));
-      this.cache.set(key, value, at);
+      const { head, jsonAt } = headOf((from, to) => range(name, from, to));
+      const value = chunk(head, (from, to) => range(name, jsonAt + from, jsonAt + to));
+      this.cache.set(key, value, jsonAt);
       return value;
     }
     return this.cached(key, name, (bytes) => {

@@ -1,4 +1,4 @@
-import { BYTES_PER, PREAMBLE, readContainer, readHeader, type SectionData, type SectionType } from './container';
+import { byteLengthOf, entryOf, readContainer, readHeader, TYPED, type SectionData, type SectionType } from './container';
 import type { CompiledMeta } from './layout';
 
 /**
@@ -26,7 +26,7 @@ export function memoryStore(bytes: Uint8Array): SectionStore {
 /** A piece's bytes as its section's type (copied first if not aligned for it). */
 export function viewAs(type: SectionType, bytes: Uint8Array): SectionData {
   const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
-  const Typed = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, f64: Float64Array }[type];
+  const Typed = TYPED[type];
   return new Typed(aligned.buffer as ArrayBuffer, aligned.byteOffset, aligned.byteLength / Typed.BYTES_PER_ELEMENT);
 }
 
@@ -36,24 +36,16 @@ export function viewAs(type: SectionType, bytes: Uint8Array): SectionData {
  * when asked for, whole (`load`) or in part (`range`).
  */
 export function fileContainerStore(readAt: (offset: number, length: number) => Uint8Array): SectionStore {
-  const first = readHeader<CompiledMeta>(readAt(0, PREAMBLE));
-  const read = 'needed' in first ? readHeader<CompiledMeta>(readAt(0, first.needed)) : first;
-  if ('needed' in read) throw new Error('compiled dataset header is cut short');
-  const { header, start } = read;
-  const entryOf = (name: string) => {
-    const entry = header.sections[name];
-    if (!entry) throw new Error(`compiled dataset has no section ${name}`);
-    return entry;
-  };
+  const { header, start } = readHeader<CompiledMeta>((from, to) => readAt(from, to - from));
   return {
     meta: header.meta,
     load(name) {
-      const entry = entryOf(name);
-      return viewAs(entry.type, readAt(start + entry.offset, entry.length * BYTES_PER[entry.type]));
+      const entry = entryOf(header, name);
+      return viewAs(entry.type, readAt(start + entry.offset, byteLengthOf(entry)));
     },
     range(name, from, to) {
-      const entry = entryOf(name);
-      const end = Math.min(to, entry.length * BYTES_PER[entry.type]);
+      const entry = entryOf(header, name);
+      const end = Math.min(to, byteLengthOf(entry));
       return readAt(start + entry.offset + from, Math.max(0, end - from));
     },
   };
