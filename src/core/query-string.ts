@@ -79,11 +79,6 @@ export function pairName(pair: string): string {
   return decodeParamName(eq < 0 ? pair : pair.slice(0, eq));
 }
 
-/** Whether a URL's query holds a parameter named like a credential (a redirect to it must not be cached). */
-export function queryHoldsCredential(url: string): boolean {
-  return rawQueryPairs(url).some((pair) => isCredentialName(pairName(pair)));
-}
-
 /** What a list request reads of its query: `URLSearchParams`, or the lighter `queryParams`. */
 export interface QueryParams {
   getAll(name: string): string[];

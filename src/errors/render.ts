@@ -2,6 +2,7 @@ import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../config';
 import type { AppDeps, AppEnv, Services } from '../env';
+import { uncacheable } from '../policies/caching';
 import { respond } from '../policies/response-headers';
 import { ClientGone } from '../policies/client-body';
 import type { RenderedError } from '../versions/version';
@@ -48,6 +49,8 @@ export function renderError(err: unknown, c: Context<AppEnv>, { config, services
     });
   }
   const rendered = walk.error(c.get('version'), error) ?? (isOAuthCode(error.code) ? oauthError(error) : problemJson(error, config, c.get('requestId')));
+  // No cache keeps an error: the next request may well succeed (CONTRACT section 19).
+  uncacheable(c);
   // For HEAD too: Hono drops the body after the length of GET's has been measured (policies/head.ts).
   return respond(c, JSON.stringify(rendered.body), error.status, { ...error.headers, 'Content-Type': rendered.contentType });
 }

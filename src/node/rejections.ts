@@ -9,6 +9,7 @@ import type { LogLine } from '../env';
 import { ApiError } from '../errors/api-error';
 import type { ErrorCode } from '../errors/codes';
 import { problemJson } from '../errors/render';
+import { NO_STORE } from '../policies/caching';
 import { REQUEST_ID_HEADER } from '../policies/request-id';
 import type { Clock } from '../services/clock';
 
@@ -77,6 +78,7 @@ export function rejection(deps: RejectionDeps, code: ErrorCode, detail: string, 
     headers: {
       ...error.headers,
       'Content-Type': 'application/problem+json',
+      'Cache-Control': NO_STORE,
       'Content-Length': String(Buffer.byteLength(body)),
       [REQUEST_ID_HEADER]: requestId,
       Date: new Date(now).toUTCString(),

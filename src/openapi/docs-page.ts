@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { etag } from 'hono/etag';
 import type { AppEnv } from '../env';
+import { PUBLIC } from '../policies/caching';
 import type { Version } from '../versions/version';
 import { walk } from '../versions/walker';
 import { DOCS_SCRIPT } from './docs-script';
@@ -77,7 +78,6 @@ const DOCS_CSS = `.docs-bar{display:flex;gap:1.5rem;align-items:center;padding:.
 
 interface DocsFile {
   type: string;
-  cache: string;
   entity: () => Promise<StaticEntity>;
 }
 
@@ -89,23 +89,20 @@ interface DocsFile {
 export function docsRoutes(versions: readonly Version[], assets: DocsAssets | undefined): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   if (!assets) return router;
-  const file = (type: string, cache: string, body: () => string): DocsFile => ({ type, cache, entity: once(() => staticEntity(body())) });
-  const short = 'public, max-age=300';
-  // The UI's files change only with the pinned package version.
-  const long = 'public, max-age=86400';
+  const file = (type: string, body: () => string): DocsFile => ({ type, entity: once(() => staticEntity(body())) });
   const files: Record<string, DocsFile> = {
-    '': file('text/html; charset=utf-8', short, () => page(versions)),
-    '/docs.js': file('text/javascript; charset=utf-8', short, () => DOCS_SCRIPT),
-    '/docs.css': file('text/css; charset=utf-8', short, () => DOCS_CSS),
-    '/swagger-ui-bundle.js': file('text/javascript; charset=utf-8', long, assets.script),
-    '/swagger-ui.css': file('text/css; charset=utf-8', long, assets.style),
+    '': file('text/html; charset=utf-8', () => page(versions)),
+    '/docs.js': file('text/javascript; charset=utf-8', () => DOCS_SCRIPT),
+    '/docs.css': file('text/css; charset=utf-8', () => DOCS_CSS),
+    '/swagger-ui-bundle.js': file('text/javascript; charset=utf-8', assets.script),
+    '/swagger-ui.css': file('text/css; charset=utf-8', assets.style),
   };
-  for (const [name, { type, cache, entity }] of Object.entries(files)) {
+  for (const [name, { type, entity }] of Object.entries(files)) {
     router.get(`${DOCS_PATH}${name}`, etag(), async (c) => {
       const { body, etag: tag } = await entity();
       return c.body(body, 200, {
         'Content-Type': type,
-        'Cache-Control': cache,
+        'Cache-Control': PUBLIC,
         ETag: tag,
         'Content-Security-Policy': CSP,
         'X-Content-Type-Options': 'nosniff',

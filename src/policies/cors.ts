@@ -3,6 +3,7 @@ import { cors } from 'hono/cors';
 import type { AppEnv } from '../env';
 import { isDescriptionPath } from '../openapi/names';
 import { walk } from '../versions/walker';
+import { NO_STORE } from './caching';
 import { asMiddleware, type Policy } from './policy';
 import { policyHeaders } from './response-headers';
 
@@ -35,7 +36,11 @@ export const browsersPolicy = (): Policy => ({
     // Every version's description is open to browsers, so a reference page anywhere can load it.
     if (!walk.answersCors(c.get('version')) && !isDescriptionPath(c.req.path, c.get('base'))) return undefined;
     // A preflight carries no credential: answered here, before authentication.
-    if (c.req.method === 'OPTIONS') return answerPreflight(c);
+    if (c.req.method === 'OPTIONS') {
+      // Browsers keep a preflight by `Access-Control-Max-Age`; no HTTP cache needs it.
+      policyHeaders(c).set('Cache-Control', NO_STORE);
+      return answerPreflight(c);
+    }
     const headers = policyHeaders(c);
     headers.set('Access-Control-Allow-Origin', '*');
     headers.set('Access-Control-Expose-Headers', EXPOSED);

@@ -6,6 +6,7 @@ import type { Version } from '../versions/version';
 import { accessLog } from './access-log';
 import { authenticate } from './auth';
 import { FailedAuthentications } from './auth-failures';
+import { caching } from './caching';
 import { browsersPolicy } from './cors';
 import { hostCheck } from './host';
 import { headLength } from './head';
@@ -25,7 +26,7 @@ import { retirement, versionPolicy } from './version-context';
  * refused on any path; transport answers plain HTTP before anything looks at a credential; CORS
  * answers preflights without one; a retired version answers 410 to everyone; authentication
  * refuses an address past its failure limit before it checks a secret; only an authenticated
- * caller is counted against a rate limit. They run as one middleware (`policyChain`); what one
+ * caller's answer is marked private to it, and only such a caller is counted against a rate limit. They run as one middleware (`policyChain`); what one
  * refuses is rendered by `onError`, the app's error handler.
  */
 export function policies(
@@ -47,6 +48,7 @@ export function policies(
         browsersPolicy(),
         retirement(services.clock),
         authenticate(services, config.serviceName, new FailedAuthentications(config, services)),
+        caching(),
         rateLimit(config, services),
       ],
       onError,

@@ -14,11 +14,21 @@ export class ResponseHeaders {
   private readonly fields: Record<string, string> = {};
   /** Names whose value is added after a handler's own rather than replacing it (rare: v1's `Link`). */
   private appended: Record<string, true> | undefined;
+  /** Names removed from the response whoever set them (rare: `Vary` on an error). */
+  private removed: Set<string> | undefined;
 
   /** Replaces any value of `name`, the handler's included. */
   set(name: string, value: string): void {
     const key = name.toLowerCase();
     this.fields[key] = value;
+    if (this.appended) delete this.appended[key];
+  }
+
+  /** Removes `name`, and the handler's value of it too: the response goes without it. */
+  delete(name: string): void {
+    const key = name.toLowerCase();
+    (this.removed ??= new Set()).add(key);
+    delete this.fields[key];
     if (this.appended) delete this.appended[key];
   }
 
@@ -33,8 +43,11 @@ export class ResponseHeaders {
   /** `own` (a handler's headers, any spelling) with these merged in, as one plain object. */
   merged(own: Readonly<Record<string, string>>): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const name in own) out[name.toLowerCase()] = own[name]!;
-    const { fields, appended } = this;
+    const { fields, appended, removed } = this;
+    for (const name in own) {
+      const key = name.toLowerCase();
+      if (!removed?.has(key)) out[key] = own[name]!;
+    }
     for (const key in fields) {
       const before = appended?.[key] ? out[key] : undefined;
       out[key] = before === undefined ? fields[key]! : `${before}, ${fields[key]!}`;
@@ -44,6 +57,7 @@ export class ResponseHeaders {
 
   /** Sets them on a response built without them. */
   applyTo(headers: Headers): void {
+    if (this.removed) for (const key of this.removed) headers.delete(key);
     for (const key in this.fields) {
       if (this.appended?.[key]) headers.append(key, this.fields[key]!);
       else headers.set(key, this.fields[key]!);

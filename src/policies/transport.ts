@@ -2,9 +2,10 @@ import type { Context } from 'hono';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
-import { pathname, queryHoldsCredential } from '../core/query-string';
+import { pathname } from '../core/query-string';
 import type { ConnectionInfo } from '../services/connection';
 import { HEALTH_PATHS } from './health-paths';
+import { uncacheable } from './caching';
 import type { Policy } from './policy';
 import { policyHeaders } from './response-headers';
 
@@ -95,13 +96,12 @@ export function untrustedProxyHint(
 /**
  * 301 for GET and HEAD, 308 for other methods so the method and body are kept. The target is the
  * host the host policy let through (never a forwarded host header) with the path and query of
- * the request byte for byte. A query holding a credential must not be kept by a cache along the
- * way, so that redirect is `no-store`.
+ * the request byte for byte. No cache keeps it (CONTRACT section 19): a query may hold a
+ * credential, and the answer changes when `HTTPS_REDIRECT_UNTIL` passes.
  */
 function redirectToHttps(c: Context<AppEnv>): Response {
   const permanent = c.req.method === 'GET' || c.req.method === 'HEAD' ? 301 : 308;
   const url = new URL(c.req.url);
-  const res = c.redirect(`https://${c.get('host')}${url.pathname}${url.search}`, permanent);
-  if (queryHoldsCredential(c.req.url)) res.headers.set('Cache-Control', 'no-store');
-  return res;
+  uncacheable(c);
+  return c.redirect(`https://${c.get('host')}${url.pathname}${url.search}`, permanent);
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv, Services } from '../env';
+import { NO_STORE } from '../policies/caching';
 
 /** What an in-process source (the bundled dataset) reports: it is ready once the app exists. */
 const IN_PROCESS = { ready: true, report: { mode: 'bundled' } };
@@ -10,6 +11,6 @@ const IN_PROCESS = { ready: true, report: { mode: 'bundled' } };
  */
 export const readyz = (services: Pick<Services, 'source'>) => async (c: Context<AppEnv>) => {
   const { ready, report } = (await services.source.ready?.({ requestId: c.get('requestId') })) ?? IN_PROCESS;
-  c.header('Cache-Control', 'no-store');
+  c.header('Cache-Control', NO_STORE);
   return c.json({ status: ready ? 'ready' : 'unavailable', ...report }, ready ? 200 : 503);
 };

@@ -1,28 +1,24 @@
 /**
  * `GET /docs` as a person sees it: the gateway on a real loopback port, the page in headless
- * Chromium (Debian's `chromium`; `.ci/run` installs it), switched to v1. Everything the page loads
+ * Chromium (the system's, or the npm registry's where none is installed: support/chromium.ts), switched to v1. Everything the page loads
  * must come from the gateway itself. A screenshot is kept under `test-output/` (git-ignored).
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeConnection, nodeDocsAssets } from '../../src/node';
+import { launchChromium } from '../support/chromium';
 import { testApp } from '../support/harness';
 import { serveOnLoopback, type LoopbackServer } from '../support/loopback';
 
-const CHROMIUM = '/usr/bin/chromium';
 const OUTPUT = new URL('../../test-output/', import.meta.url);
 
 let server: LoopbackServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
   server = await serveOnLoopback(testApp({ services: { connection: nodeConnection, docsAssets: nodeDocsAssets() } }));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

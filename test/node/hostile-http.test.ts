@@ -56,6 +56,7 @@ function expectRefusal(g: Gateway, answer: RawAnswer, status: number, code: stri
   expect(answer.headers['content-type']).toBe('application/problem+json');
   expect(answer.headers['svc-request-id']).toMatch(UUID);
   expect(answer.headers.connection).toBe('close');
+  expect(answer.headers['cache-control'], 'no cache keeps a refusal').toBe('no-store');
   expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
   const body = JSON.parse(answer.body);
   expect(body).toMatchObject({ status, code, instance: `urn:botanical:request:${answer.headers['svc-request-id']}` });

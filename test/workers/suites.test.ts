@@ -6,6 +6,7 @@
 import { env } from 'cloudflare:workers';
 import { ManualClock } from '../../src/services/clock';
 import { buildGateway } from '../../src/worker/gateway';
+import { cachingSuite } from '../suites/caching.suite';
 import { conditionalSuite } from '../suites/conditional.suite';
 import { corsSuite } from '../suites/cors.suite';
 import { hostSuite } from '../suites/host.suite';
@@ -28,6 +29,7 @@ v3Suite(workerClient);
 oauthSuite(workerClient);
 corsSuite(workerClient);
 conditionalSuite(workerClient);
+cachingSuite(workerClient);
 rateLimitSuite(workerClient);
 openapiSuite(workerClient);
 searchTextSuite(workerClient);
