@@ -88,7 +88,7 @@ describe('openid-client (client credentials grant)', () => {
 });
 
 describe('simple-oauth2 (client credentials grant)', () => {
-  const options = (authorization: 'header' | 'body', secret = DEMO.clientSecret) => ({
+  const options = (authorization: 'header' | 'body', secret: string = DEMO.clientSecret) => ({
     client: { id: DEMO.clientId, secret },
     auth: { tokenHost: server.origin, tokenPath: '/oauth/token' },
     options: { authorizationMethod: authorization, bodyFormat: 'form' as const },
