@@ -8,12 +8,14 @@ import { RedisRateLimiter, type RedisWindows } from '../../src/services/rate-lim
 import type { RateLimitDecision } from '../../src/services/rate-limiter';
 import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
 import { startRedisServer, type RedisServer } from '../support/redis-server';
+import { missingBinary } from '../support/system-binaries';
 
+const MISSING = missingBinary('redis-server', 'redis-server');
 let redis: RedisServer;
 const clients: Redis[] = [];
 const gateways: GatewayProcess[] = [];
 beforeAll(async () => {
-  redis = await startRedisServer();
+  if (!MISSING) redis = await startRedisServer();
 });
 afterAll(async () => {
   clients.forEach((c) => {
@@ -45,7 +47,7 @@ async function roomInMinute(client: Redis, need: number): Promise<void> {
   if (left < need) await new Promise((resolve) => setTimeout(resolve, left * 1000 + 50));
 }
 
-describe('RedisRateLimiter on a real redis-server', () => {
+describe.skipIf(MISSING)('RedisRateLimiter on a real redis-server', () => {
   it('decides exactly as the in-memory fixed window at the same instants: counts, refusals, remaining, reset', async () => {
     const { limiter: shared, times } = await limiter();
     const clock = new ManualClock(0);
@@ -116,7 +118,7 @@ describe('RedisRateLimiter on a real redis-server', () => {
   });
 });
 
-describe('RedisRateLimiter when redis-server is gone', () => {
+describe.skipIf(MISSING)('RedisRateLimiter when redis-server is gone', () => {
   it('counts locally at once while nothing listens, and shares again once a server is back', async () => {
     const { limiter: shared, logs, client } = await limiter();
     await roomInMinute(client, 5);
@@ -136,7 +138,7 @@ describe('RedisRateLimiter when redis-server is gone', () => {
   });
 });
 
-describe('two real Node gateways with REDIS_URL', () => {
+describe.skipIf(MISSING)('two real Node gateways with REDIS_URL', () => {
   it('share one budget exactly (6 on one and 4 on the other, the 11th refused on both, headers agreeing) and one failure throttle', async () => {
     const env = { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '10', AUTH_FAILURES_PER_MINUTE: '3' };
     const [a, b] = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
