@@ -8,7 +8,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Config } from '../config';
 import type { ErrorCode } from '../errors/codes';
-import { allowedMethods } from '../policies/methods';
+import { allowedAt, orList } from '../policies/methods';
+import { buildVersions } from '../versions';
 import { logAborted, rawResponse, rejection, type Refused, type RejectionDeps } from './rejections';
 
 type FetchCallback = Parameters<typeof getRequestListener>[0];
@@ -55,12 +56,10 @@ function adapterRefusal(message: string, target: string): [ErrorCode, string] {
 /** The peer closed or reset the connection mid-request: nobody is left to answer. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
 
-export function createGatewayServer(
-  fetch: FetchCallback,
-  config: Pick<Config, 'hostile' | 'docsUrl' | 'serviceName'>,
-  deps: Omit<RejectionDeps, 'config'>,
-): Server {
+export function createGatewayServer(fetch: FetchCallback, config: Config, deps: Omit<RejectionDeps, 'config'>): Server {
   const rejections: RejectionDeps = { ...deps, config };
+  // Which methods a path serves depends on its version (CORS adds OPTIONS): the app's versions.
+  const versions = buildVersions(config);
   const { hostile } = config;
   // The request the adapter is building: it refuses a bad target synchronously, while this is set.
   let building: IncomingMessage | undefined;
@@ -151,8 +150,8 @@ export function createGatewayServer(
   // CONNECT would make the server a tunnel; the gateway refuses it like any method it does not serve.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     const target = req.url ?? '';
-    const allow = allowedMethods(target.startsWith('/') ? target.split('?')[0]! : '/');
-    answerSocket(socket, 'svc/methodNotAllowed', `CONNECT is not allowed here; use ${allow.replace(', ', ' or ')}.`, {
+    const allow = allowedAt(versions, target.startsWith('/') ? target.split('?')[0]! : '/');
+    answerSocket(socket, 'svc/methodNotAllowed', `CONNECT is not allowed here; use ${orList(allow)}.`, {
       reason: 'CONNECT',
       method: 'CONNECT',
       target,

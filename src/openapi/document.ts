@@ -3,9 +3,10 @@ import { ENUMERATIONS, RESOURCE_NAMES } from '../core/resources';
 import { MAX_QUERY_LENGTH } from '../core/list-query';
 import type { Version } from '../versions/version';
 import { walk } from '../versions/walker';
+import { describeMethods } from './allow';
 import { errorComponents } from './errors';
 import { collectionSchema, DESCRIPTION_PATH, detailSchema, enumerationPath as enumerationKey, recordSchema } from './names';
-import { descriptionPath, enumerationPath, OTHER_METHODS_TAG, redirect, resourcePaths, tokenPath } from './operations';
+import { CORS_TAG, descriptionPath, enumerationPath, redirect, resourcePaths, tokenPath } from './operations';
 import { prune } from './prune';
 import { coreSchemas } from './schemas';
 import type { HeaderObject, OpenApiDocument } from './types';
@@ -28,7 +29,6 @@ function headers(): Record<string, HeaderObject> {
     OptionalRateLimitPolicy: { ...rateLimitPolicy, required: false },
     WwwAuthenticate: challenge,
     OptionalWwwAuthenticate: { ...challenge, description: '`Basic` when the client authenticated with HTTP Basic.', required: false },
-    Allow: header('The methods the path serves.', { type: 'string' }),
     Upgrade: header('`TLS/1.2, HTTP/1.1`.', { type: 'string' }),
     RetryAfter: header('Seconds to wait before retrying.', { type: 'string', pattern: '^\\d+$' }),
     ETag: header('A strong validator; send it back in `If-None-Match`.', { type: 'string', pattern: '^"[^"]*"$' }),
@@ -64,7 +64,7 @@ export function coreDocument(config: Pick<Config, 'docsUrl'>): OpenApiDocument {
       summary: 'Plant taxonomy records (species, genus, families, plants) as JSON.',
       description: [
         'Species, genus, families and plants from the USDA PLANTS database. Every response uses one envelope: `data`, `links`, `meta`.',
-        'Collections come in pages: follow `links.next` until it is absent. Each operation lists every status it can answer, with its body and headers.',
+        'Collections come in pages: follow `links.next` until it is absent. Each operation lists every status it can answer, with its body and headers; each path says which methods it serves, and any other is answered 405 with `Allow`.',
         `Problem types and guides: ${config.docsUrl}.`,
       ].join('\n\n'),
     },
@@ -73,7 +73,7 @@ export function coreDocument(config: Pick<Config, 'docsUrl'>): OpenApiDocument {
       ...RESOURCE_NAMES.map((name) => ({ name, description: `${name[0]!.toUpperCase()}${name.slice(1)} records.` })),
       { name: 'OAuth', description: 'Access tokens for the OAuth 2.0 client credentials grant.' },
       { name: 'Descriptions', description: "This API's own descriptions." },
-      { name: OTHER_METHODS_TAG, description: 'Methods the paths answer only with an error, and CORS preflights.' },
+      { name: CORS_TAG, description: 'Preflights: browsers ask, without a credential, before sending `Authorization`.' },
     ],
     paths,
     components: {
@@ -117,13 +117,14 @@ export function coreDocument(config: Pick<Config, 'docsUrl'>): OpenApiDocument {
 
 /**
  * The description of one version at one of its bases: the core document walked through the
- * version's changes, the same changes that transform its traffic.
+ * version's changes, the same changes that transform its traffic; then each path says which
+ * methods it serves.
  */
 export function describeVersion(core: OpenApiDocument, version: Version, base: string): OpenApiDocument {
   const doc = walk.describe(version, structuredClone(core));
   doc.info.version = version.name;
   doc.servers = [{ url: base }];
-  return prune(doc);
+  return prune(describeMethods(doc));
 }
 
 /** Every version's description by base (`/v2`, `/v1`, `/api/v1`, `/v3`), built once per app. */

@@ -8,26 +8,32 @@ import type { HeaderObject, Ref, ResponseObject } from './types';
  * - `every`: the policies every request meets before authentication (transport, host, internal);
  * - `secured`: authentication and the rate limit, on operations that need a credential;
  * - `read`: the resource routes (access to the family, unknown id or page, upstream failures);
- * - `notAllowed`: a method the path does not serve;
  * - `retired`: added by the version change that retires a version;
  * - `token`: the token endpoint's own errors.
  * A code this table does not place is thrown by a policy, so it can answer anywhere: new codes
- * in the code table appear in the descriptions without an edit here.
+ * in the code table appear in the descriptions without an edit here. `svc/methodNotAllowed`
+ * answers no described operation, only the methods a path does not serve: each path item's
+ * description names it (`describeMethods`).
  */
-export type Where = 'every' | 'secured' | 'read' | 'notAllowed' | 'retired' | 'token';
+export type Where = 'every' | 'secured' | 'read' | 'retired' | 'token';
 
-export function where(code: ErrorCode): Where {
+export function where(code: ErrorCode): Where | undefined {
   if (code.startsWith('oauth/')) return 'token';
   if (code.startsWith('upstream/') || code === 'auth/forbidden' || code === 'svc/notFound') return 'read';
   if (code.startsWith('auth/') || code === 'svc/rateLimited' || code === 'svc/tooManyRequests') return 'secured';
-  if (code === 'svc/methodNotAllowed') return 'notAllowed';
+  if (code === 'svc/methodNotAllowed') return undefined;
   if (code === 'svc/gone') return 'retired';
   return 'every';
 }
 
 /** The statuses problem codes answer from the given places, ascending. */
 export function problemStatuses(places: readonly Where[]): number[] {
-  return statusesOf(PROBLEM_CODES.filter((code) => places.includes(where(code))));
+  return statusesOf(
+    PROBLEM_CODES.filter((code) => {
+      const place = where(code);
+      return place !== undefined && places.includes(place);
+    }),
+  );
 }
 
 export const OAUTH_STATUSES = statusesOf(OAUTH_CODES);
@@ -39,7 +45,6 @@ function statusesOf(codes: readonly ErrorCode[]): number[] {
 /** Headers an error of a status always carries, beyond those of every response. */
 const STATUS_HEADERS: Record<number, Record<string, string>> = {
   401: { 'WWW-Authenticate': 'WwwAuthenticate' },
-  405: { Allow: 'Allow' },
   426: { Upgrade: 'Upgrade' },
   429: { 'Retry-After': 'RetryAfter' },
 };
@@ -56,7 +61,6 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'No credential, or one that is not valid or not accepted here',
   403: 'The credential does not reach this resource',
   404: 'No such record, page or path',
-  405: 'The path does not serve this method',
   408: 'The request did not arrive in time (Node)',
   410: 'This version is retired',
   417: 'An Expect header other than 100-continue (Node)',
@@ -91,7 +95,7 @@ export function versionError(status: number): ResponseObject {
 
 /** Every status of the code table as a shared error response, `Error<status>`. */
 export function errorComponents(): Record<string, ResponseObject> {
-  const all = problemStatuses(['every', 'secured', 'read', 'notAllowed', 'retired']);
+  const all = problemStatuses(['every', 'secured', 'read', 'retired']);
   return Object.fromEntries(all.map((status) => [errorResponse(status), versionError(status)]));
 }
 

@@ -1,13 +1,10 @@
 import { RESOURCES, type Enumeration } from '../core/resources';
 import type { ResourceName } from '../services/record-source';
-import { COMMON_HEADERS, errorRefs, RATE_LIMIT_HEADERS, tokenErrors, type Where } from './errors';
+import { COMMON_HEADERS, errorRefs, RATE_LIMIT_HEADERS, tokenErrors } from './errors';
 import { headerRef, parameterRef, responseRef, schemaRef } from './names';
 import type { Method, Operation, ParameterObject, PathItem, Ref, ResponseObject } from './types';
 
-/** Methods a resource path answers with 405 (`Allow: GET, HEAD`); OPTIONS is the CORS preflight. */
-export const NOT_ALLOWED: readonly Method[] = ['post', 'put', 'patch', 'delete', 'trace'];
-
-export const OTHER_METHODS_TAG = 'Other methods';
+export const CORS_TAG = 'CORS';
 
 /** 301 for GET and HEAD, 308 for other methods: plain HTTP before the HTTPS cut-off. */
 export function redirect(status: 301 | 308): ResponseObject {
@@ -66,31 +63,13 @@ function read(spec: ReadSpec): PathItem {
   };
 }
 
-/** The methods a path does not serve: 405 with `Allow`, after the policies (and authentication where secured). */
-export function notAllowed(path: string, operationId: string, secured: boolean): PathItem {
-  const item: PathItem = {};
-  for (const method of NOT_ALLOWED) item[method] = notAllowedOperation(method, path, operationId, secured);
-  return item;
-}
-
-export function notAllowedOperation(method: Method, path: string, operationId: string, secured: boolean): Operation {
-  const places: Where[] = secured ? ['every', 'secured', 'notAllowed'] : ['every', 'notAllowed'];
-  return {
-    operationId: `${operationId}${method[0]!.toUpperCase()}${method.slice(1)}`,
-    summary: `${method.toUpperCase()} ${path} is not allowed`,
-    tags: [OTHER_METHODS_TAG],
-    responses: sorted({ ...redirectRef(method), ...errorRefs(places) }),
-    ...(secured ? {} : { security: [] }),
-  };
-}
-
 /** The CORS preflight: answered before authentication, from any origin (CONTRACT section 14). */
 export function preflight(path: string, operationId: string): Operation {
   return {
     operationId: `${operationId}Preflight`,
     summary: `CORS preflight for ${path}`,
     description: 'Browsers ask before sending `Authorization`; any origin may, and no cookies are used.',
-    tags: [OTHER_METHODS_TAG],
+    tags: [CORS_TAG],
     security: [],
     responses: sorted({
       204: {
@@ -122,7 +101,7 @@ function listParameters(resource: ResourceName): Array<ParameterObject | Ref> {
 
 const title = (name: string) => name[0]!.toUpperCase() + name.slice(1);
 
-/** A resource family's collection and detail paths, each with its other methods. */
+/** A resource family's collection and detail paths. */
 export function resourcePaths(resource: ResourceName, recordName: string, collection: string, detail: string): Record<string, PathItem> {
   const listId = `list${title(resource)}`;
   const getId = `get${recordName}`;
@@ -138,7 +117,6 @@ export function resourcePaths(resource: ResourceName, recordName: string, collec
         conditional: false,
       }),
       options: preflight(`/${resource}`, listId),
-      ...notAllowed(`/${resource}`, listId, true),
     },
     [`/${resource}/{id}`]: {
       parameters: [parameterRef('id')],
@@ -152,7 +130,6 @@ export function resourcePaths(resource: ResourceName, recordName: string, collec
         conditional: true,
       }),
       options: preflight(`/${resource}/{id}`, getId),
-      ...notAllowed(`/${resource}/{id}`, getId, true),
     },
   };
 }
@@ -173,7 +150,6 @@ export function enumerationPath({ parent, child }: Enumeration, parentRecord: st
       conditional: false,
     }),
     options: preflight(path, id),
-    ...notAllowed(path, id, true),
   };
 }
 
@@ -195,7 +171,6 @@ export function descriptionPath(path: string): PathItem {
     get: { operationId: 'getDescription', ...base, responses: responses('get') },
     head: { operationId: 'getDescriptionHead', ...base, responses: responses('head') },
     options: preflight(path, 'getDescription'),
-    ...notAllowed(path, 'getDescription', false),
   };
 }
 
@@ -206,8 +181,7 @@ export function tokenPath(): PathItem {
     headers: { ...COMMON_HEADERS, 'Cache-Control': headerRef('NoStore'), ...RATE_LIMIT_HEADERS },
     content: json('AccessToken'),
   };
-  const inlineRedirect = (status: 301 | 308) => ({ [status]: redirect(status) });
-  const item: PathItem = {
+  return {
     servers: [{ url: '/oauth', description: 'The root of the gateway: the token endpoint has no version' }],
     post: {
       operationId: 'requestToken',
@@ -217,18 +191,7 @@ export function tokenPath(): PathItem {
       tags: ['OAuth'],
       security: [{ ClientBasic: [] }, {}],
       requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: schemaRef('TokenRequest') } } },
-      responses: sorted({ 200: ok, ...inlineRedirect(308), ...tokenErrors(['every', 'token']) }),
+      responses: sorted({ 200: ok, 308: redirect(308), ...tokenErrors(['every', 'token']) }),
     },
   };
-  // Outside any version: no CORS, so OPTIONS is one more method it does not serve.
-  for (const method of ['get', 'head', 'options', 'put', 'patch', 'delete', 'trace'] as const) {
-    item[method] = {
-      operationId: `requestToken${method[0]!.toUpperCase()}${method.slice(1)}`,
-      summary: `${method.toUpperCase()} /oauth/token is not allowed`,
-      tags: [OTHER_METHODS_TAG],
-      security: [],
-      responses: sorted({ ...inlineRedirect(method === 'get' || method === 'head' ? 301 : 308), ...tokenErrors(['every', 'notAllowed']) }),
-    };
-  }
-  return item;
 }

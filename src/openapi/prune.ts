@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from './types';
+import { METHODS, type OpenApiDocument } from './types';
 
 type Section = 'schemas' | 'responses' | 'parameters' | 'headers';
 const REF = /"\$ref":"#\/components\/(schemas|responses|parameters|headers)\/([^"]+)"/g;
@@ -25,10 +25,9 @@ export function prune(doc: OpenApiDocument): OpenApiDocument {
     for (const name of Object.keys(doc.components[section])) if (!used.has(`${section}/${name}`)) delete doc.components[section][name];
   }
   const schemes = new Set(
-    [
-      ...doc.security,
-      ...Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => (op && 'security' in op ? (op.security ?? []) : []))),
-    ].flatMap((req) => Object.keys(req)),
+    [...doc.security, ...Object.values(doc.paths).flatMap((item) => METHODS.flatMap((method) => item[method]?.security ?? []))].flatMap((req) =>
+      Object.keys(req),
+    ),
   );
   for (const name of Object.keys(doc.components.securitySchemes)) if (!schemes.has(name)) delete doc.components.securitySchemes[name];
   return doc;

@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import { etag } from 'hono/etag';
 import type { Config } from '../config';
 import type { AppEnv } from '../env';
-import { ApiError } from '../errors/api-error';
 import { PUBLIC } from '../policies/caching';
 import type { Version } from '../versions/version';
 import { describeVersions } from './document';
@@ -43,9 +42,6 @@ export function descriptionRoutes(config: Pick<Config, 'docsUrl'>, versions: rea
       router.get(path, etag(), async (c) => {
         const entity = (await entities()).get(base)!;
         return c.body(entity.body, 200, { 'Content-Type': 'application/json', ETag: entity.etag, 'Cache-Control': PUBLIC });
-      });
-      router.all(path, (c) => {
-        throw new ApiError('svc/methodNotAllowed', `${c.req.method} is not allowed here; use GET or HEAD.`, { Allow: 'GET, HEAD' });
       });
     }
   }

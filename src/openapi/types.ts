@@ -51,6 +51,8 @@ export const METHODS = ['get', 'head', 'options', 'post', 'put', 'patch', 'delet
 export type Method = (typeof METHODS)[number];
 
 export type PathItem = { [M in Method]?: Operation } & {
+  /** Which methods the path serves, and the 405 any other gets. */
+  description?: string;
   /** Set on paths outside the version's base (the token endpoint). */
   servers?: ServerObject[];
   /** Parameters of every method: the path's `{id}`. */

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppEnv } from '../env';
 import { isDescriptionPath } from '../openapi/names';
+import type { Version } from '../versions/version';
 import { walk } from '../versions/walker';
 import { NO_STORE } from './caching';
 import { asMiddleware, type Policy } from './policy';
@@ -25,6 +26,10 @@ const answerCors = cors({
   maxAge: 7200,
 });
 
+/** Whether CORS is answered here. Every version's description is, so a reference page anywhere can load it. */
+export const answersPreflight = (version: Version | undefined, base: string, path: string): boolean =>
+  walk.answersCors(version) || isDescriptionPath(path, base);
+
 /**
  * CORS on the versions that answer it (v2, v3; a version may opt out with a `withoutCors`
  * change), nothing on the token endpoint: browsers must not hold client secrets. An API key that
@@ -33,8 +38,7 @@ const answerCors = cors({
  */
 export const browsersPolicy = (): Policy => ({
   before(c) {
-    // Every version's description is open to browsers, so a reference page anywhere can load it.
-    if (!walk.answersCors(c.get('version')) && !isDescriptionPath(c.req.path, c.get('base'))) return undefined;
+    if (!answersPreflight(c.get('version'), c.get('base'), c.req.path)) return undefined;
     // A preflight carries no credential: answered here, before authentication.
     if (c.req.method === 'OPTIONS') {
       // Browsers keep a preflight by `Access-Control-Max-Age`; no HTTP cache needs it.

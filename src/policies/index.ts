@@ -10,7 +10,7 @@ import { caching } from './caching';
 import { browsersPolicy } from './cors';
 import { hostCheck } from './host';
 import { headLength } from './head';
-import { methods } from './methods';
+import { servedMethods, unknownMethods } from './methods';
 import { policyChain } from './policy';
 import { rateLimit } from './rate-limit';
 import { requestIdPolicy } from './request-id';
@@ -24,7 +24,8 @@ import { retirement, versionPolicy } from './version-context';
  * it (a 301 to a host the gateway does not serve would be an open redirect), and before anything
  * else, so a misdirected request is refused whatever it asks for; a method no route serves is
  * refused on any path; transport answers plain HTTP before anything looks at a credential; CORS
- * answers preflights without one; a retired version answers 410 to everyone; authentication
+ * answers preflights without one; a retired version answers 410 to everyone; a method the path
+ * does not serve is refused without a credential; authentication
  * refuses an address past its failure limit before it checks a secret; only an authenticated
  * caller's answer is marked private to it, and only such a caller is counted against a rate limit. They run as one middleware (`policyChain`); what one
  * refuses is rendered by `onError`, the app's error handler.
@@ -43,10 +44,11 @@ export function policies(
         accessLog(services),
         versionPolicy(versions),
         hostCheck(config),
-        methods(),
+        unknownMethods(),
         transport(config, services),
         browsersPolicy(),
         retirement(services.clock),
+        servedMethods(),
         authenticate(services, config.serviceName, new FailedAuthentications(config, services)),
         caching(),
         rateLimit(config, services),

@@ -1,20 +1,59 @@
-import { methodNotAllowed, READ_ONLY } from '../routes/method-not-allowed';
+import type { Context } from 'hono';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors/api-error';
 import { TOKEN_PATH } from '../routes/oauth-token';
+import type { Version } from '../versions/version';
+import { resolveVersion } from '../versions/walker';
+import { answersPreflight } from './cors';
 import type { Policy } from './policy';
 
 /**
- * Methods some route serves or answers itself (PUT, PATCH and DELETE with the route's 405, OPTIONS
- * with CORS). Any other (TRACE, CONNECT, WebDAV's, extensions) is refused on every path, before
- * transport or authentication looks at it, so it never reaches a route or a backend.
+ * Methods some route serves or some policy answers (OPTIONS with CORS); the others (TRACE,
+ * CONNECT, WebDAV's, extensions) are refused on every path before transport or authentication
+ * looks at them, so they never reach a route or a backend.
  */
 const KNOWN = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** The methods a path serves: the token endpoint takes POST, everything else is read-only. */
-export const allowedMethods = (path: string): string => (path === TOKEN_PATH ? 'POST' : READ_ONLY);
+/**
+ * The methods a path serves, its `Allow`: POST at the token endpoint; elsewhere GET and HEAD, and
+ * OPTIONS where CORS preflights are answered. The descriptions list exactly these operations.
+ */
+export function allowedMethods(path: string, version: Version | undefined, base: string): string {
+  if (path === TOKEN_PATH) return 'POST';
+  return answersPreflight(version, base, path) ? 'GET, HEAD, OPTIONS' : 'GET, HEAD';
+}
 
-export const methods = (): Policy => ({
+/** The same for a bare path, before any policy has resolved its version (Node's CONNECT). */
+export function allowedAt(versions: readonly Version[], path: string): string {
+  const resolved = resolveVersion(versions, path);
+  return allowedMethods(path, resolved?.version, resolved?.base ?? '');
+}
+
+/** `GET, HEAD or OPTIONS`: the methods as a caller reads them. */
+export const orList = (allow: string): string => allow.replace(/, (?=[^,]*$)/, ' or ');
+
+function refuse(c: Context<AppEnv>): never {
+  const allow = allowedMethods(c.req.path, c.get('version'), c.get('base'));
+  throw new ApiError('svc/methodNotAllowed', `${c.req.method.slice(0, 20)} is not allowed here; use ${orList(allow)}.`, { Allow: allow });
+}
+
+/** A method no route serves anywhere: refused first, on every path. */
+export const unknownMethods = (): Policy => ({
   before(c) {
-    if (!KNOWN.has(c.req.method)) methodNotAllowed(allowedMethods(c.req.path))(c);
+    if (!KNOWN.has(c.req.method)) refuse(c);
+    return undefined;
+  },
+});
+
+/**
+ * A method the path does not serve: refused after transport (plain HTTP is redirected whatever
+ * the method), CORS (which answers preflights) and retirement (a retired version answers 410 to
+ * everything), and before authentication, so a caller learns what the path serves without a
+ * credential and no method the description leaves out answers anything but 405.
+ */
+export const servedMethods = (): Policy => ({
+  before(c) {
+    if (!allowedMethods(c.req.path, c.get('version'), c.get('base')).split(', ').includes(c.req.method)) refuse(c);
     return undefined;
   },
 });

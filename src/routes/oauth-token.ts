@@ -76,10 +76,6 @@ export function oauthTokenRoute(
       throw err;
     }
   }
-
-  router.all(TOKEN_PATH, (c) => {
-    throw new ApiError('svc/methodNotAllowed', `${c.req.method} is not allowed here; request a token with POST.`, { Allow: 'POST' });
-  });
   return router;
 }
 

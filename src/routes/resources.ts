@@ -16,11 +16,8 @@ import type { DetailMeta, ResourceName, Scope } from '../services/record-source'
 import type { JsonObject, Version } from '../versions/version';
 import { walk } from '../versions/walker';
 import { KeptAnswers, PageCache } from './page-cache';
-import { methodNotAllowed, READ_ONLY } from './method-not-allowed';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
-
-const notAllowed = methodNotAllowed(READ_ONLY);
 
 /**
  * Records rewritten for an older version, kept by the stored record they came from (its key, or
@@ -153,9 +150,7 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
 
   for (const resource of RESOURCE_NAMES) {
     router.get(`/${resource}`, (c) => list(c, resource));
-    router.all(`/${resource}`, notAllowed);
     router.get(`/${resource}/:id`, (c) => detail(c, resource));
-    router.all(`/${resource}/:id`, notAllowed);
   }
   for (const { parent, child } of ENUMERATIONS) {
     const path = `/${parent}/:id/${child}`;
@@ -166,7 +161,6 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
     });
     router.use(path, exists);
     router.get(path, (c) => list(c, child, { parent, id: c.req.param('id')! }));
-    router.all(path, notAllowed);
   }
   return router;
 }

@@ -41,6 +41,10 @@ describe('GET /docs in a browser', () => {
     await page.locator('.opblock-summary-path[data-path="/species/{id}"]').first().waitFor({ timeout: 10_000 });
     expect(await page.locator('#docs-version option').allTextContents()).toEqual(['v2 (current)', 'v3 (preview)', 'v1 (deprecated, sunset 2027-07-31)']);
     expect(await page.locator('.opblock-deprecated').count()).toBe(0);
+    // Only operations a caller can make: no refused methods, the preflights under their own tag.
+    expect(await page.locator('.opblock-put, .opblock-patch, .opblock-delete').count()).toBe(0);
+    expect(await page.locator('.opblock-tag[data-tag="Other methods"]').count()).toBe(0);
+    expect(await page.locator('.opblock-tag[data-tag="CORS"]').count()).toBe(1);
     await expect.poll(() => page.locator('.servers select, .servers').first().textContent()).toContain('/v2');
 
     await page.selectOption('#docs-version', '/v1/openapi.json');

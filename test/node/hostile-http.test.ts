@@ -150,6 +150,8 @@ describe('methods no route serves', () => {
   it.each([
     ['CONNECT', 'localhost:443', 'GET, HEAD'],
     ['CONNECT', '/healthz', 'GET, HEAD'],
+    ['CONNECT', '/v2/species', 'GET, HEAD, OPTIONS'],
+    ['CONNECT', '/v1/species', 'GET, HEAD'],
     ['CONNECT', '/oauth/token', 'POST'],
   ])('%s %s: 405 with Allow: %s, not a closed connection', async (method, target, allow) => {
     const answer = await ask(method, target);
@@ -162,10 +164,10 @@ describe('methods no route serves', () => {
   it.each([
     ['TRACE', '/healthz', 'GET, HEAD'],
     ['TRACE', '/readyz', 'GET, HEAD'],
-    ['TRACE', '/v2/species', 'GET, HEAD'],
+    ['TRACE', '/v2/species', 'GET, HEAD, OPTIONS'],
     ['TRACE', '/nowhere', 'GET, HEAD'],
     ['TRACE', '/oauth/token', 'POST'],
-    ['PROPFIND', '/v2/species/ABBA', 'GET, HEAD'],
+    ['PROPFIND', '/v2/species/ABBA', 'GET, HEAD, OPTIONS'],
     ['PURGE', '/healthz', 'GET, HEAD'],
     ['POST', '/healthz', 'GET, HEAD'],
     ['DELETE', '/readyz', 'GET, HEAD'],

@@ -28,7 +28,8 @@ const REQUESTS: Array<{ path: string; headers?: Record<string, string>; method?:
   { path: '/v1/species/NO-SUCH-ID' },
   { path: '/v1/species', headers: { Origin: 'https://x.example', 'Access-Control-Request-Method': 'GET' }, method: 'OPTIONS' },
   { path: '/v1/species', retired: true },
-  { path: '/v3/species', headers: { Authorization: DEMO.personalToken }, method: 'POST' },
+  { path: '/v3/species', headers: { Authorization: DEMO.personalToken } },
+  { path: '/v2/species/ABBA', method: 'PUT' },
 ];
 
 /** The facts the walker serves a version by, compared with what its description says. */
@@ -57,10 +58,11 @@ function factProblems(version: Version, doc: OpenApiDocument): string[] {
   for (const { path, method, operation } of securedOperations(doc)) {
     if (walk.previewOnly(version) && !('403' in operation.responses)) problems.push(`${method} ${path}: the preview's 403 is not described`);
   }
+  if (walk.previewOnly(version) !== doc.info.description.includes('**Closed preview**')) problems.push('the closed preview described wrongly');
   const preflights = securedOperations(doc)
     .filter(({ method }) => method === 'get')
-    .map(({ path }) => doc.paths[path]!.options!);
-  if (preflights.some((op) => '204' in op.responses !== walk.answersCors(version))) problems.push('CORS described wrongly');
+    .map(({ path }) => doc.paths[path]!.options);
+  if (preflights.some((op) => (op !== undefined && '204' in op.responses) !== walk.answersCors(version))) problems.push('CORS described wrongly');
   return problems;
 }
 

@@ -58,7 +58,7 @@ describe('the v2 description covers the core', () => {
         expect(
           METHODS.filter((m) => item![m]),
           path,
-        ).toEqual([...METHODS]);
+        ).toEqual(['get', 'head', 'options']);
       }
       const names = (v2.paths[`/${resource}`]!.get!.parameters ?? []).map((p) => ('$ref' in p ? p.$ref.split('/').pop()! : (p as ParameterObject).name));
       expect(names).toEqual(['page', 'q', ...RESOURCES[resource].sortable.map((f) => `order[${f}]`)]);
@@ -74,15 +74,17 @@ describe('the v2 description covers the core', () => {
     const statuses = Object.keys(v2.components.responses)
       .filter((n) => /^Error\d+$/.test(n))
       .map((n) => Number(n.slice(5)));
-    // Every status v2 can answer (410 belongs to retired versions only).
-    expect(statuses).toEqual([...new Set(problemCodes.map((c) => ERROR_CODES[c].status as number))].filter((s) => s !== 410).sort((a, b) => a - b));
+    // Every status a v2 operation can answer (410 belongs to retired versions only; 405 answers
+    // only methods no path describes, and each path item says so).
+    expect(statuses).toEqual(
+      [...new Set(problemCodes.map((c) => ERROR_CODES[c].status as number))].filter((s) => s !== 410 && s !== 405).sort((a, b) => a - b),
+    );
   });
 
   it('a detail operation answers 200, 304 and every error status that applies', () => {
     const responses = Object.keys(v2.paths['/species/{id}']!.get!.responses);
     expect(responses).toEqual(expect.arrayContaining(['200', '301', '304', '400', '401', '403', '404', '426', '429', '500', '502', '504']));
     expect(responses).not.toContain('405');
-    expect(Object.keys(v2.paths['/species/{id}']!.post!.responses)).toEqual(expect.arrayContaining(['308', '401', '405', '426', '429']));
   });
 
   it('the security schemes: ApiKey in Authorization, Bearer, OAuth 2.0 client credentials at /oauth/token', () => {
@@ -90,5 +92,45 @@ describe('the v2 description covers the core', () => {
     expect(schemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
     expect(schemes.Bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(schemes.OAuth2).toMatchObject({ type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token' } } });
+  });
+});
+
+describe('only real operations', () => {
+  const SUCCESS = new Set(['200', '204', '304']);
+  const described = [...documents].flatMap(([base, doc]) =>
+    Object.entries(doc.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((method) => ({ base, path, method, operation: item[method]! }))),
+  );
+
+  it('every operation of every document can succeed: a 200, 204 or 304 beside its errors and redirects', () => {
+    const onlyFailing = described.filter(({ operation }) => !Object.keys(operation.responses).some((status) => SUCCESS.has(status)));
+    expect(onlyFailing.map(({ base, path, method }) => `${base} ${method.toUpperCase()} ${path}`)).toEqual([]);
+  });
+
+  it('no document lists PUT, PATCH, DELETE or TRACE, nor GET or HEAD of the token endpoint', () => {
+    const refused = described.filter(({ path, method }) => ['put', 'patch', 'delete', 'trace'].includes(method) || (path === '/token' && method !== 'post'));
+    expect(refused.map(({ base, path, method }) => `${base} ${method.toUpperCase()} ${path}`)).toEqual([]);
+    for (const [base, doc] of documents)
+      expect(
+        doc.tags.map((t) => t.name),
+        base,
+      ).not.toContain('Other methods');
+  });
+
+  it('each path item names the methods it serves and its 405 with the Allow value', () => {
+    for (const [base, doc] of documents) {
+      for (const [path, item] of Object.entries(doc.paths)) {
+        const allow = METHODS.filter((m) => item[m])
+          .map((m) => m.toUpperCase())
+          .join(', ');
+        expect(item.description, `${base} ${path}`).toMatch(/\b405\b/);
+        expect(item.description, `${base} ${path}`).toContain('svc/methodNotAllowed');
+        expect(item.description, `${base} ${path}`).toContain(`\`Allow: ${allow}\``);
+      }
+    }
+    // What each serves: CORS preflights where the version answers them, the description everywhere.
+    expect(METHODS.filter((m) => documents.get('/v1')!.paths['/species']![m])).toEqual(['get', 'head']);
+    expect(METHODS.filter((m) => documents.get('/v1')!.paths['/openapi.json']![m])).toEqual(['get', 'head', 'options']);
+    expect(METHODS.filter((m) => documents.get('/v3')!.paths['/species']![m])).toEqual(['get', 'head', 'options']);
+    expect(METHODS.filter((m) => v2.paths['/token']![m])).toEqual(['post']);
   });
 });

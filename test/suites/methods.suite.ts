@@ -12,9 +12,12 @@ export function methodsSuite(client: () => SuiteClient, unserved: readonly strin
     const cases: [string, string][] = [
       ['/healthz', 'GET, HEAD'],
       ['/readyz', 'GET, HEAD'],
-      ['/v2/species', 'GET, HEAD'],
-      ['/v2/species/ABBA', 'GET, HEAD'],
+      // OPTIONS where the version answers CORS preflights (v2, v3, every description), not on v1.
+      ['/v2/species', 'GET, HEAD, OPTIONS'],
+      ['/v2/species/ABBA', 'GET, HEAD, OPTIONS'],
+      ['/v3/species', 'GET, HEAD, OPTIONS'],
       ['/v1/species', 'GET, HEAD'],
+      ['/v1/openapi.json', 'GET, HEAD, OPTIONS'],
       ['/nowhere', 'GET, HEAD'],
       ['/oauth/token', 'POST'],
     ];
@@ -27,6 +30,18 @@ export function methodsSuite(client: () => SuiteClient, unserved: readonly strin
         expect(res.headers.get('svc-request-id')).toBeTruthy();
       });
     }
+
+    it.each([
+      ['PUT', '/v2/species/ABBA'],
+      ['DELETE', '/v3/species'],
+      ['POST', '/v1/species'],
+      ['OPTIONS', '/v1/species/ABBA'],
+      ['GET', '/oauth/token'],
+    ])('%s %s without a credential: 405, not 401 (a caller learns what a path serves without one)', async (method, path) => {
+      const res = await client().get(path, {}, { method });
+      expect(res.status, await res.text()).toBe(405);
+      expect(res.headers.get('www-authenticate')).toBeNull();
+    });
 
     it.each(['POST', 'PUT', 'DELETE'])('%s /healthz and /readyz: 405 with Allow: GET, HEAD, not 404', async (method) => {
       for (const path of ['/healthz', '/readyz']) {

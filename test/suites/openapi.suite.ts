@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config';
 import { describeVersions } from '../../src/openapi/document';
-import type { OpenApiDocument } from '../../src/openapi/types';
+import { METHODS, type OpenApiDocument } from '../../src/openapi/types';
 import { buildVersions } from '../../src/versions';
 import { DEMO, json, type SuiteClient } from './client';
 
@@ -20,9 +20,7 @@ const expected = (() => {
 
 const operations = (doc: OpenApiDocument) =>
   Object.entries(doc.paths).flatMap(([path, item]) =>
-    Object.entries(item)
-      .filter(([key]) => key !== 'servers' && key !== 'parameters')
-      .map(([method, op]) => ({ path, method, op: op as { deprecated?: boolean; security?: unknown[] }, own: item.servers !== undefined })),
+    METHODS.filter((method) => item[method]).map((method) => ({ path, method, op: item[method]!, own: item.servers !== undefined })),
   );
 
 export function openapiSuite(client: () => SuiteClient): void {
@@ -75,7 +73,7 @@ export function openapiSuite(client: () => SuiteClient): void {
       expect(head.headers.get('ETag')).toBeTruthy();
       const post = await client().get('/v2/openapi.json', {}, { method: 'POST' });
       expect(post.status).toBe(405);
-      expect(post.headers.get('Allow')).toBe('GET, HEAD');
+      expect(post.headers.get('Allow')).toBe('GET, HEAD, OPTIONS');
     });
 
     it('v1: every operation of the version is deprecated, and the document carries the deprecation headers', async () => {

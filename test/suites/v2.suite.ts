@@ -344,7 +344,7 @@ export function v2Suite(client: () => SuiteClient) {
         const body = await json(res);
         expect(res.status, `${method}: ${JSON.stringify(body)}`).toBe(405);
         expect(body.code).toBe('svc/methodNotAllowed');
-        expect(res.headers.get('allow')).toBe('GET, HEAD');
+        expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
       }
     });
 

@@ -1,5 +1,4 @@
 import { securedOperations } from '../../openapi/edit';
-import { notAllowedOperation } from '../../openapi/operations';
 import type { VersionChange } from '../version';
 
 /** Browser access (member tokens from any origin, CONTRACT section 14) came with v2; v1 never had it. */
@@ -8,10 +7,8 @@ export const noCors: VersionChange = {
   description: 'Browsers get no CORS answers: preflights and responses carry no `Access-Control-*` headers.',
   withoutCors: true,
   describe(doc) {
-    // A preflight is then one more method the path does not serve. The description itself stays
-    // open to browsers: it is not the version's data.
-    for (const { path, method, operation } of securedOperations(doc)) {
-      if (method === 'get') doc.paths[path]!.options = notAllowedOperation('options', path, operation.operationId, true);
-    }
+    // OPTIONS is then a method the path does not serve (its 405 is on the path). The description
+    // itself stays open to browsers: it is not the version's data.
+    for (const { path } of securedOperations(doc)) delete doc.paths[path]!.options;
   },
 };
