@@ -94,6 +94,10 @@ describe('v1 parity, the facade answering, legacy compared (V1_COMPARE_PERCENT=1
     totalOffByOne: [['GET /genus', 'meta.total', 'value']],
     lowercaseRank: [['GET /species/{id}', 'rank', 'value']],
     different404: [['GET /families/{id}', 'message', 'value']],
+    upperCaseNames: [
+      ['GET /species/{id}', 'common_name', 'value'],
+      ['GET /species/{id}', 'common_names.French[]', 'value'],
+    ],
   };
   const PROBES = [
     '/v1/species?q=oak',
@@ -160,6 +164,16 @@ describe('v1 parity, the facade answering, legacy compared (V1_COMPARE_PERCENT=1
   it('leaves out V1_COMPARE_IGNORE paths', async () => {
     const t = await injected(['totalOffByOne', 'different404', 'lowercaseRank'], { V1_COMPARE_IGNORE: 'meta.total, message' });
     expect(found(t)).toEqual(new Set(['GET /species/{id} rank value']));
+  });
+
+  it('leaves out only the path named and what is below it, not a longer name it is the start of', async () => {
+    // `common_name` is the start of `common_names`: ignoring the one must still report the other.
+    const names = await injected(['upperCaseNames'], { V1_COMPARE_IGNORE: 'common_name' });
+    expect(found(names)).toEqual(new Set(['GET /species/{id} common_names.French[] value']));
+    const byName = await injected(['upperCaseNames', 'lowercaseRank'], { V1_COMPARE_IGNORE: 'common_names.French,ran' });
+    expect(found(byName)).toEqual(new Set(['GET /species/{id} common_name value', 'GET /species/{id} rank value']));
+    const below = await injected(['upperCaseNames'], { V1_COMPARE_IGNORE: 'common_names' });
+    expect(found(below)).toEqual(new Set(['GET /species/{id} common_name value']));
   });
 });
 
