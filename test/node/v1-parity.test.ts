@@ -3,7 +3,7 @@
  * requests after the caller's answer, and every difference is logged with its route and JSON path.
  */
 import type { HttpBindings } from '@hono/node-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sampled } from '../../src/migration/sampling';
 import { afterNodeResponse } from '../../src/node';
 import { json } from '../support/harness';
@@ -191,6 +191,72 @@ describe('sampling and timing of comparisons', () => {
     expect(new Set(compared)).toEqual(new Set(ids.filter((id) => sampled(id, 25))));
     expect(compared.length).toBeGreaterThan(20);
     expect(compared.length).toBeLessThan(80);
+  });
+
+  /**
+   * Whether an id is sampled at `percent` (its text, as configured), worked out apart from the
+   * gateway's sampler: FNV-1a of the id's UTF-16 units in BigInt arithmetic, below the percent in
+   * hundredths read from the digits (`12.5` is 1250 of 10,000).
+   */
+  const expectedSampled = (id: string, percent: string): boolean => {
+    let hash = 0x811c9dc5n;
+    for (let i = 0; i < id.length; i++) hash = ((hash ^ BigInt(id.charCodeAt(i))) * 0x01000193n) & 0xffffffffn;
+    const [whole = '0', fraction = ''] = percent.split('.');
+    return hash % 10_000n < BigInt(Number(whole) * 100 + Number(fraction.padEnd(2, '0')));
+  };
+
+  /** Request ids (random UUIDs) whose place in the 10,000 sampling slots is in `[from, to)`. */
+  const idsInSlots = (from: number, to: number, count: number): string[] => {
+    const found: string[] = [];
+    while (found.length < count) {
+      const id = crypto.randomUUID();
+      if (expectedSampled(id, String(to / 100)) && !expectedSampled(id, String(from / 100))) found.push(id);
+    }
+    return found;
+  };
+
+  it.each([
+    ['0.25', 25],
+    ['12.5', 1250],
+    ['33.33', 3333],
+  ])('V1_COMPARE_PERCENT=%s compares the requests just inside that share of ids, not those just past it', async (percent, slot) => {
+    // The request ids the gateway draws are chosen here: some just below the percent's slot, some
+    // just above it, where a percent rounded or truncated to a whole number would put the line.
+    const inside = idsInSlots(Math.max(0, slot - 20), slot, 6);
+    const outside = idsInSlots(slot, slot + 60, 6);
+    const queue = [...inside, ...outside];
+    const draw = vi.spyOn(crypto, 'randomUUID').mockImplementation(() => (queue.shift() ?? `${Math.random()}`) as ReturnType<typeof crypto.randomUUID>);
+    try {
+      const t = migrationApp(legacy, { V1_COMPARE_PERCENT: percent });
+      const ids: string[] = [];
+      for (let i = 0; i < inside.length + outside.length; i++) {
+        const res = await t.get('/v1/families/Pinaceae');
+        await res.arrayBuffer();
+        ids.push(res.headers.get('Svc-Request-Id')!);
+      }
+      expect(ids).toEqual([...inside, ...outside]);
+      await t.settled();
+      expect(new Set(t.lines('v1 comparison').map((l) => l.request_id))).toEqual(new Set(inside));
+    } finally {
+      draw.mockRestore();
+    }
+  });
+
+  it.each(['0.25', '12.5', '99.99'])('V1_COMPARE_PERCENT=%s samples that share of 100,000 random request ids', (percent) => {
+    const n = 100_000;
+    let hits = 0;
+    let disagreements = 0;
+    for (let i = 0; i < n; i++) {
+      const id = crypto.randomUUID();
+      const yes = sampled(id, Number(percent));
+      if (yes !== expectedSampled(id, percent)) disagreements++;
+      if (yes) hits++;
+    }
+    expect(disagreements, 'ids sampled otherwise than worked out apart').toBe(0);
+    // Five standard deviations of the share of n independent draws.
+    const share = Number(percent) / 100;
+    const tolerance = 5 * Math.sqrt((share * (1 - share)) / n);
+    expect(Math.abs(hits / n - share), `${hits} of ${n}`).toBeLessThan(tolerance);
   });
 
   it('answers the caller before the comparison, even when the other side hangs; that is logged as not made', async () => {
