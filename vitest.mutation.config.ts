@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The tests mutation testing runs (`npm run mutation`, stryker.config.json): the Node tests in
+ * process. Left out: the workerd project (its pool cannot run inside Stryker's test runner), and
+ * Node tests whose subject runs in another process (a gateway, a script, a browser), which cannot
+ * see the mutant under test and would only make every run slower.
+ */
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    onConsoleLog: (log) => !/^\{"(time|level":"info)"/.test(log),
+    include: ['test/node/**/*.test.ts'],
+    exclude: [
+      'test/node/check-docs.test.ts',
+      'test/node/credentials-cli.test.ts',
+      'test/node/docs-page.test.ts',
+      'test/node/fuzz.test.ts',
+      'test/node/node-entry.test.ts',
+      'test/node/node-server.test.ts',
+      'test/node/node-startup.test.ts',
+      'test/node/production-build.test.ts',
+      'test/node/redis-rate-limiter.test.ts',
+      'test/node/report.test.ts',
+    ],
+    environment: 'node',
+    globalSetup: ['test/support/compiled-data-setup.ts'],
+  },
+});
