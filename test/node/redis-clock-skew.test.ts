@@ -13,7 +13,7 @@ import { redisWindows } from '../../src/services/rate-limit/redis-connection';
 import { RedisRateLimiter } from '../../src/services/rate-limit/redis-rate-limiter';
 import { DEMO, json, testApp, type TestApp } from '../support/harness';
 import { startRedisServer, type RedisServer } from '../support/redis-server';
-import { describeWithRedis } from '../support/with-redis';
+import { describeWithRedis } from '../support/needs-binary';
 
 let redis: RedisServer;
 const clients: Redis[] = [];

@@ -8,7 +8,7 @@ import { RedisRateLimiter, type RedisWindows } from '../../src/services/rate-lim
 import type { RateLimitDecision } from '../../src/services/rate-limiter';
 import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
 import { REDIS_SERVER_INSTALLED, startRedisServer, type RedisServer } from '../support/redis-server';
-import { describeWithRedis } from '../support/with-redis';
+import { describeWithRedis } from '../support/needs-binary';
 
 let redis: RedisServer;
 const clients: Redis[] = [];
