@@ -8,8 +8,9 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Instrumented code on a shared machine runs slower than `npm test`: generous bounds.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     onConsoleLog: (log) => !/^\{"(time|level":"info)"/.test(log),
     include: ['test/node/**/*.test.ts'],
     exclude: [
