@@ -6,13 +6,20 @@ import { defineConfig } from 'vitest/config';
  * Node tests whose subject runs in another process (a gateway, a script, a browser), which cannot
  * see the mutant under test and would only make every run slower.
  */
+/**
+ * `MUTATION_TESTS=test/node/a.test.ts,test/node/b.test.ts` narrows a run to those files: for one
+ * module, the tests that are about it, when the whole Node suite is more than the machine can run
+ * under every mutant in the time at hand (most tests reach most modules through the app).
+ */
+const only = process.env.MUTATION_TESTS?.split(',').filter(Boolean);
+
 export default defineConfig({
   test: {
     // Instrumented code on a shared machine runs slower than `npm test`: generous bounds.
     testTimeout: 120_000,
     hookTimeout: 120_000,
     onConsoleLog: (log) => !/^\{"(time|level":"info)"/.test(log),
-    include: ['test/node/**/*.test.ts'],
+    include: only ?? ['test/node/**/*.test.ts'],
     exclude: [
       'test/node/check-docs.test.ts',
       'test/node/credentials-cli.test.ts',
