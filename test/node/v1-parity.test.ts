@@ -5,6 +5,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sampled } from '../../src/migration/sampling';
+import { expectedSampled } from '../support/sampling';
 import { afterNodeResponse } from '../../src/node';
 import { json } from '../support/harness';
 import { legacyV1, type Injection, type LegacyV1 } from '../support/legacy-v1';
@@ -193,18 +194,6 @@ describe('sampling and timing of comparisons', () => {
     expect(compared.length).toBeLessThan(80);
   });
 
-  /**
-   * Whether an id is sampled at `percent` (its text, as configured), worked out apart from the
-   * gateway's sampler: FNV-1a of the id's UTF-16 units in BigInt arithmetic, below the percent in
-   * hundredths read from the digits (`12.5` is 1250 of 10,000).
-   */
-  const expectedSampled = (id: string, percent: string): boolean => {
-    let hash = 0x811c9dc5n;
-    for (let i = 0; i < id.length; i++) hash = ((hash ^ BigInt(id.charCodeAt(i))) * 0x01000193n) & 0xffffffffn;
-    const [whole = '0', fraction = ''] = percent.split('.');
-    return hash % 10_000n < BigInt(Number(whole) * 100 + Number(fraction.padEnd(2, '0')));
-  };
-
   /** Request ids (random UUIDs) whose place in the 10,000 sampling slots is in `[from, to)`. */
   const idsInSlots = (from: number, to: number, count: number): string[] => {
     const found: string[] = [];
@@ -240,23 +229,6 @@ describe('sampling and timing of comparisons', () => {
     } finally {
       draw.mockRestore();
     }
-  });
-
-  it.each(['0.25', '12.5', '99.99'])('V1_COMPARE_PERCENT=%s samples that share of 100,000 random request ids', (percent) => {
-    const n = 100_000;
-    let hits = 0;
-    let disagreements = 0;
-    for (let i = 0; i < n; i++) {
-      const id = crypto.randomUUID();
-      const yes = sampled(id, Number(percent));
-      if (yes !== expectedSampled(id, percent)) disagreements++;
-      if (yes) hits++;
-    }
-    expect(disagreements, 'ids sampled otherwise than worked out apart').toBe(0);
-    // Five standard deviations of the share of n independent draws.
-    const share = Number(percent) / 100;
-    const tolerance = 5 * Math.sqrt((share * (1 - share)) / n);
-    expect(Math.abs(hits / n - share), `${hits} of ${n}`).toBeLessThan(tolerance);
   });
 
   it('answers the caller before the comparison, even when the other side hangs; that is logged as not made', async () => {
