@@ -5,6 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { nodeConnection } from '../../src/node';
+import { systemClock } from '../../src/services/clock';
+import { MemoryRateLimiter } from '../../src/services/rate-limit/memory-rate-limiter';
+import type { RateLimiter } from '../../src/services/rate-limiter';
 import { sourceAddress } from '../../src/policies/source-address';
 import type { CredentialStore } from '../../src/services/credentials/credential-store';
 import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
@@ -18,6 +21,54 @@ import { rawRequest } from '../support/raw-request';
 authFailureSuite(() => {
   const t = testApp({ env: { TRUST_PROXY: 'true', AUTH_FAILURES_PER_MINUTE: String(AUTH_FAILURE_LIMIT) } });
   return { client: () => t, from: (address) => ({ 'X-Forwarded-For': address }) };
+});
+
+describe('with a limiter that answers later (a shared one: Redis, a Durable Object), in process', () => {
+  /** The in-memory limiter, answering each question a turn of the event loop later, as a shared limiter does. */
+  function answeringLater(): RateLimiter {
+    const inner = new MemoryRateLimiter(systemClock);
+    const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 1));
+    return { hit: (...args) => later(inner.hit(...args)), peek: (...args) => later(inner.peek(...args)) };
+  }
+
+  it('refuses past AUTH_FAILURES_PER_MINUTE with 429 before the secret is checked, a valid key as well', async () => {
+    const { store, lookups } = countingStore();
+    const t = testApp({
+      env: { TRUST_PROXY: 'true', AUTH_FAILURES_PER_MINUTE: String(AUTH_FAILURE_LIMIT) },
+      services: { rateLimiter: answeringLater(), credentials: store },
+    });
+    const from = { 'X-Forwarded-For': '198.51.100.23' };
+    for (let i = 0; i < AUTH_FAILURE_LIMIT; i++) expect((await t.get('/v2/species', { ...from, Authorization: `ApiKey guess-${i}` })).status).toBe(401);
+    const checked = lookups();
+    for (const key of ['ApiKey guess-more', DEMO.key]) {
+      const res = await t.get('/v2/species', { ...from, Authorization: key });
+      expect(res.status, key).toBe(429);
+      expect((await res.json()) as { code: string }).toMatchObject({ code: 'svc/tooManyRequests' });
+      expect(Number(res.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+    }
+    expect(lookups(), 'no secret checked once past the limit').toBe(checked);
+    expect((await t.get('/v2/species', { 'X-Forwarded-For': '198.51.100.24', Authorization: DEMO.key })).status, 'another address').toBe(200);
+  });
+
+  it('at /oauth/token, per client, answers slow_down before the client secret is checked', async () => {
+    const { store, lookups } = countingStore();
+    const t = testApp({
+      env: { TRUST_PROXY: 'true', AUTH_FAILURES_PER_MINUTE: String(AUTH_FAILURE_LIMIT) },
+      services: { rateLimiter: answeringLater(), credentials: store },
+    });
+    const token = (address: string, secret: string) =>
+      t.app.request('https://localhost/oauth/token', {
+        method: 'POST',
+        headers: { 'X-Forwarded-For': address, Authorization: basic('demo-client', secret), 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=client_credentials',
+      });
+    for (let i = 0; i < AUTH_FAILURE_LIMIT; i++) expect((await token(`203.0.113.${i}`, `wrong-${i}`)).status).toBe(401);
+    const checked = lookups();
+    const refused = await token('203.0.113.200', 'wrong-again');
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: string }).error).toBe('slow_down');
+    expect(lookups(), 'no secret checked once past the limit').toBe(checked);
+  });
 });
 
 /** A credential store that counts how often a secret is looked up. */

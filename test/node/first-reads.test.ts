@@ -10,7 +10,8 @@ import { HOT, INDEX } from '../../scripts/compile-data';
 import { fileStore } from '../../src/node';
 import { BundledSource } from '../../src/services/bundled/bundled-source';
 import { readContainer } from '../../src/services/bundled/compiled/container';
-import { POSTINGS_CHUNK_BYTES, section, type CompiledMeta } from '../../src/services/bundled/compiled/layout';
+import { idCollator } from '../../src/core/text';
+import { POSTINGS_CHUNK_BYTES, RECORD_CHUNK, section, type CompiledMeta } from '../../src/services/bundled/compiled/layout';
 import type { CompiledResource } from '../../src/services/bundled/compiled/resource';
 import { sortedRecords } from '../../src/services/bundled/compiled/sorted';
 import { pieceStore, type PieceIndex, type SectionStore } from '../../src/services/bundled/compiled/store';
@@ -154,6 +155,28 @@ describe('a first detail', () => {
       expect(answer, id).toBeDefined();
       expect(read, id).toEqual([[expect.stringMatching(/^species\.records\.\d+$/)]]);
     }
+  });
+
+  it('answers every record of whole record chunks by its own id, and ids beside real ones with nothing', async () => {
+    const byId = [...dataset.species.map((s) => s.id)].sort(idCollator.compare);
+    const real = new Set(byId);
+    const last = Math.floor((byId.length - 1) / RECORD_CHUNK);
+    const chunks = [0, 1, 347, last].map((k) => byId.slice(k * RECORD_CHUNK, (k + 1) * RECORD_CHUNK));
+    // A fresh source per id for the first and last of each chunk: the fence decides alone.
+    for (const id of chunks.flatMap((c) => [c[0]!, c.at(-1)!])) {
+      const { answer } = await rounds(get(id));
+      expect((answer?.record as { id: string } | undefined)?.id, id).toBe(id);
+      expect(answer, id).toEqual(await get(id)(reference));
+    }
+    // One source for all of them, in turn: chunks held from earlier details answer later ones.
+    const ids = chunks.flat();
+    const near = [...new Set(ids.flatMap((id) => [id.toLowerCase(), `${id}0`, `${id}A`, id.slice(0, -1), ` ${id}`]))].filter((id) => !real.has(id));
+    const { answer } = await rounds(async (source) => {
+      const found: Record<string, string | undefined> = {};
+      for (const id of [...ids, ...near]) found[id] = ((await source.get('species', id, ctx))?.record as { id: string } | undefined)?.id;
+      return found;
+    });
+    expect(answer).toEqual(Object.fromEntries([...ids.map((id) => [id, id]), ...near.map((id) => [id, undefined])]));
   });
 
   it('reads nothing once its record chunk is held (a search or a page read it)', async () => {

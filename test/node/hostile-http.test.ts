@@ -87,6 +87,9 @@ describe("requests the HTTP layer refuses get the gateway's answer", () => {
   it.each([
     ['no Host', 'GET /healthz HTTP/1.1\r\n\r\n'],
     ['two Host headers', 'GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: example.com\r\n\r\n'],
+    // Header names are case-insensitive (RFC 9110 5.1): these are two Host headers as well.
+    ['two Host headers in different letter case', 'GET /healthz HTTP/1.1\r\nHost: localhost\r\nhost: example.com\r\n\r\n'],
+    ['two Host headers, the second in capitals', 'GET /healthz HTTP/1.1\r\nhost: localhost\r\nHOST: localhost\r\n\r\n'],
     ['a Host the adapter cannot build a URL with', 'GET /healthz HTTP/1.1\r\nHost: exa mple.com\r\n\r\n'],
     ['a Host with user info', 'GET /healthz HTTP/1.1\r\nHost: user@localhost\r\n\r\n'],
   ])('%s: 400 svc/invalidParameter, as the app answers a bad Host', async (_, request) => {

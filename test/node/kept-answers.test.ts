@@ -58,6 +58,26 @@ describe('rendered pages', () => {
     expect(JSON.stringify(other.data)).toBe(JSON.stringify(JSON.parse(first).data));
   });
 
+  it('holding a credential its links echo are never answered to another query, nor another secret', async () => {
+    const { get } = testApp();
+    for (const name of ['api_key', 'PASSWORD', 'access_token']) {
+      const path = (secret?: string) => `/v2/species?q=fir${secret ? `&${name}=${secret}` : ''}&page=2`;
+      const first = `s3cret-${name}-1`;
+      // Asked for three times: a page that may be kept is kept by then.
+      for (let i = 0; i < 3; i++) {
+        const page = await json(await get(path(first)));
+        expect(page.links.self, name).toBe(path(first));
+      }
+      for (const other of [undefined, `s3cret-${name}-2`]) {
+        for (let i = 0; i < 3; i++) {
+          const text = await (await get(path(other))).text();
+          expect(text, `${name}=${other}`).not.toContain(first);
+          expect(JSON.parse(text).links.self).toBe(path(other));
+        }
+      }
+    }
+  });
+
   it('are served only after the caller’s access is checked', async () => {
     const { get } = testApp();
     expect((await get('/v2/families?page=2')).status).toBe(200);

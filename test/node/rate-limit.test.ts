@@ -75,6 +75,28 @@ describe('rate limits per project and per token subject (RATE_LIMIT_PER_MINUTE=3
   });
 });
 
+describe('rate limits on a Node instance without Redis (the in-memory limiter)', () => {
+  it('limit every minute, not only the first: full, refused, fresh, full again, for five minutes on', async () => {
+    const t = testApp({ env: { RATE_LIMIT_PER_MINUTE: '2' }, now: '2026-11-21T12:00:05Z' });
+    const seen: string[] = [];
+    for (let minute = 0; minute < 5; minute++) {
+      t.clock.set(Date.parse('2026-11-21T12:00:05Z') + minute * 65_000);
+      for (let i = 0; i < 3; i++) seen.push(state(await t.get('/v2/species', { Authorization: DEMO.key })));
+      t.clock.advance(30_000);
+      seen.push(state(await t.get('/v2/species', { Authorization: DEMO.key })));
+    }
+    const t0 = (m: number) => 55 - 5 * m;
+    expect(seen).toEqual(
+      Array.from({ length: 5 }, (_, m) => [
+        `200 "default";r=1;t=${t0(m)}`,
+        `200 "default";r=0;t=${t0(m)}`,
+        `429 "default";r=0;t=${t0(m)}`,
+        `429 "default";r=0;t=${t0(m) - 30}`,
+      ]).flat(),
+    );
+  });
+});
+
 describe('MemoryRateLimiter', () => {
   it('keeps windows aligned to the clock minute', async () => {
     const clock = new ManualClock(Date.parse('2026-11-21T12:00:59.500Z'));

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LogLine } from '../../src/env';
 import { ManualClock, systemClock } from '../../src/services/clock';
 import { MemoryRateLimiter } from '../../src/services/rate-limit/memory-rate-limiter';
@@ -7,15 +7,14 @@ import { REDIS_TIMEOUT_MS, redisWindows } from '../../src/services/rate-limit/re
 import { RedisRateLimiter, type RedisWindows } from '../../src/services/rate-limit/redis-rate-limiter';
 import type { RateLimitDecision } from '../../src/services/rate-limiter';
 import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
-import { startRedisServer, type RedisServer } from '../support/redis-server';
-import { missingBinary } from '../support/system-binaries';
+import { REDIS_SERVER_INSTALLED, startRedisServer, type RedisServer } from '../support/redis-server';
+import { describeWithRedis } from '../support/needs-binary';
 
-const MISSING = missingBinary('redis-server', 'redis-server');
 let redis: RedisServer;
 const clients: Redis[] = [];
 const gateways: GatewayProcess[] = [];
 beforeAll(async () => {
-  if (!MISSING) redis = await startRedisServer();
+  if (REDIS_SERVER_INSTALLED) redis = await startRedisServer();
 });
 afterAll(async () => {
   clients.forEach((c) => {
@@ -47,7 +46,7 @@ async function roomInMinute(client: Redis, need: number): Promise<void> {
   if (left < need) await new Promise((resolve) => setTimeout(resolve, left * 1000 + 50));
 }
 
-describe.skipIf(MISSING)('RedisRateLimiter on a real redis-server', () => {
+describeWithRedis('RedisRateLimiter on a real redis-server', () => {
   it('decides exactly as the in-memory fixed window at the same instants: counts, refusals, remaining, reset', async () => {
     const { limiter: shared, times } = await limiter();
     const clock = new ManualClock(0);
@@ -118,7 +117,7 @@ describe.skipIf(MISSING)('RedisRateLimiter on a real redis-server', () => {
   });
 });
 
-describe.skipIf(MISSING)('RedisRateLimiter when redis-server is gone', () => {
+describeWithRedis('RedisRateLimiter when redis-server is gone', () => {
   it('counts locally at once while nothing listens, and shares again once a server is back', async () => {
     const { limiter: shared, logs, client } = await limiter();
     await roomInMinute(client, 5);
@@ -138,7 +137,7 @@ describe.skipIf(MISSING)('RedisRateLimiter when redis-server is gone', () => {
   });
 });
 
-describe.skipIf(MISSING)('two real Node gateways with REDIS_URL', () => {
+describeWithRedis('two real Node gateways with REDIS_URL', () => {
   it('share one budget exactly (6 on one and 4 on the other, the 11th refused on both, headers agreeing) and one failure throttle', async () => {
     const env = { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '10', AUTH_FAILURES_PER_MINUTE: '3' };
     const [a, b] = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);

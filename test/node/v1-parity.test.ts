@@ -3,8 +3,9 @@
  * requests after the caller's answer, and every difference is logged with its route and JSON path.
  */
 import type { HttpBindings } from '@hono/node-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sampled } from '../../src/migration/sampling';
+import { expectedSampled } from '../support/sampling';
 import { afterNodeResponse } from '../../src/node';
 import { json } from '../support/harness';
 import { legacyV1, type Injection, type LegacyV1 } from '../support/legacy-v1';
@@ -94,6 +95,10 @@ describe('v1 parity, the facade answering, legacy compared (V1_COMPARE_PERCENT=1
     totalOffByOne: [['GET /genus', 'meta.total', 'value']],
     lowercaseRank: [['GET /species/{id}', 'rank', 'value']],
     different404: [['GET /families/{id}', 'message', 'value']],
+    upperCaseNames: [
+      ['GET /species/{id}', 'common_name', 'value'],
+      ['GET /species/{id}', 'common_names.French[]', 'value'],
+    ],
   };
   const PROBES = [
     '/v1/species?q=oak',
@@ -161,6 +166,16 @@ describe('v1 parity, the facade answering, legacy compared (V1_COMPARE_PERCENT=1
     const t = await injected(['totalOffByOne', 'different404', 'lowercaseRank'], { V1_COMPARE_IGNORE: 'meta.total, message' });
     expect(found(t)).toEqual(new Set(['GET /species/{id} rank value']));
   });
+
+  it('leaves out only the path named and what is below it, not a longer name it is the start of', async () => {
+    // `common_name` is the start of `common_names`: ignoring the one must still report the other.
+    const names = await injected(['upperCaseNames'], { V1_COMPARE_IGNORE: 'common_name' });
+    expect(found(names)).toEqual(new Set(['GET /species/{id} common_names.French[] value']));
+    const byName = await injected(['upperCaseNames', 'lowercaseRank'], { V1_COMPARE_IGNORE: 'common_names.French,ran' });
+    expect(found(byName)).toEqual(new Set(['GET /species/{id} common_name value', 'GET /species/{id} rank value']));
+    const below = await injected(['upperCaseNames'], { V1_COMPARE_IGNORE: 'common_names' });
+    expect(found(below)).toEqual(new Set(['GET /species/{id} common_name value']));
+  });
 });
 
 describe('sampling and timing of comparisons', () => {
@@ -177,6 +192,43 @@ describe('sampling and timing of comparisons', () => {
     expect(new Set(compared)).toEqual(new Set(ids.filter((id) => sampled(id, 25))));
     expect(compared.length).toBeGreaterThan(20);
     expect(compared.length).toBeLessThan(80);
+  });
+
+  /** Request ids (random UUIDs) whose place in the 10,000 sampling slots is in `[from, to)`. */
+  const idsInSlots = (from: number, to: number, count: number): string[] => {
+    const found: string[] = [];
+    while (found.length < count) {
+      const id = crypto.randomUUID();
+      if (expectedSampled(id, String(to / 100)) && !expectedSampled(id, String(from / 100))) found.push(id);
+    }
+    return found;
+  };
+
+  it.each([
+    ['0.25', 25],
+    ['12.5', 1250],
+    ['33.33', 3333],
+  ])('V1_COMPARE_PERCENT=%s compares the requests just inside that share of ids, not those just past it', async (percent, slot) => {
+    // The request ids the gateway draws are chosen here: some just below the percent's slot, some
+    // just above it, where a percent rounded or truncated to a whole number would put the line.
+    const inside = idsInSlots(Math.max(0, slot - 20), slot, 6);
+    const outside = idsInSlots(slot, slot + 60, 6);
+    const queue = [...inside, ...outside];
+    const draw = vi.spyOn(crypto, 'randomUUID').mockImplementation(() => (queue.shift() ?? `${Math.random()}`) as ReturnType<typeof crypto.randomUUID>);
+    try {
+      const t = migrationApp(legacy, { V1_COMPARE_PERCENT: percent });
+      const ids: string[] = [];
+      for (let i = 0; i < inside.length + outside.length; i++) {
+        const res = await t.get('/v1/families/Pinaceae');
+        await res.arrayBuffer();
+        ids.push(res.headers.get('Svc-Request-Id')!);
+      }
+      expect(ids).toEqual([...inside, ...outside]);
+      await t.settled();
+      expect(new Set(t.lines('v1 comparison').map((l) => l.request_id))).toEqual(new Set(inside));
+    } finally {
+      draw.mockRestore();
+    }
   });
 
   it('answers the caller before the comparison, even when the other side hangs; that is logged as not made', async () => {

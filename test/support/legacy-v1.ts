@@ -25,6 +25,8 @@ export const INJECTIONS = {
   lowercaseRank: 'GET /species/{id}',
   /** `GET /families/{id}`: another sentence in the 404 body. */
   different404: 'GET /families/{id}',
+  /** `GET /species/{id}`: `common_name` and the French names of `common_names` in upper case. */
+  upperCaseNames: 'GET /species/{id}',
 } as const;
 export type Injection = keyof typeof INJECTIONS;
 
@@ -64,6 +66,7 @@ function v1Record(resource: ResourceName, v2: Record<string, any>, inject: Set<I
     if (field === 'fruit_or_seed' && !(inject.has('renamedField') && !detail)) out.flower_or_seed = value;
     else if (field === 'rank' && inject.has('lowercaseRank') && detail) out.rank = value;
     else if (field === 'rank' || field === 'status') out[field] = String(value).toUpperCase();
+    else if (field === 'common_name' && inject.has('upperCaseNames') && detail) out.common_name = value === null ? null : String(value).toUpperCase();
     else if (field === 'duration') out.duration = value === null ? null : (value as string[]).map((d) => d.toUpperCase());
     else if (field === 'common_names') {
       const names: Record<string, string[]> = {};
@@ -71,6 +74,7 @@ function v1Record(resource: ResourceName, v2: Record<string, any>, inject: Set<I
         const key = englishName(code);
         names[key] = [...(names[key] ?? []), ...list.filter((n) => !(names[key] ?? []).includes(n))];
       }
+      if (inject.has('upperCaseNames') && detail && names.French) names.French = names.French.map((n) => n.toUpperCase());
       out.common_names = names;
     } else out[field] = value;
   }

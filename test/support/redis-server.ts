@@ -1,9 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+
+/** Whether `redis-server` can be started here (`.ci/run` installs it). */
+export const REDIS_SERVER_INSTALLED = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 
 export interface RedisServer {
   url: string;

@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The tests mutation testing runs (`npm run mutation`, stryker.config.json): the Node tests in
+ * process. Left out: the workerd project (its pool cannot run inside Stryker's test runner), and
+ * Node tests whose subject runs in another process (a gateway, a script, a browser), which cannot
+ * see the mutant under test and would only make every run slower.
+ */
+/**
+ * `MUTATION_TESTS=test/node/a.test.ts,test/node/b.test.ts` narrows a run to those files: for one
+ * module, the tests that are about it, when the whole Node suite is more than the machine can run
+ * under every mutant in the time at hand (most tests reach most modules through the app).
+ */
+const only = process.env.MUTATION_TESTS?.split(',').filter(Boolean);
+
+export default defineConfig({
+  test: {
+    // Instrumented code on a shared machine runs slower than `npm test`: generous bounds.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    onConsoleLog: (log) => !/^\{"(time|level":"info)"/.test(log),
+    include: only ?? ['test/node/**/*.test.ts'],
+    exclude: [
+      'test/node/check-docs.test.ts',
+      'test/node/credentials-cli.test.ts',
+      'test/node/docs-page.test.ts',
+      'test/node/fuzz.test.ts',
+      'test/node/node-entry.test.ts',
+      'test/node/node-server.test.ts',
+      'test/node/node-startup.test.ts',
+      'test/node/production-build.test.ts',
+      'test/node/redis-rate-limiter.test.ts',
+      'test/node/report.test.ts',
+    ],
+    environment: 'node',
+    globalSetup: ['test/support/compiled-data-setup.ts'],
+  },
+});
