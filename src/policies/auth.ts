@@ -177,7 +177,12 @@ async function bearer(
   challenge: (code: ErrorCode, detail: string, bearerError?: boolean) => ApiError,
 ): Promise<Principal | undefined> {
   try {
-    return (await services.tokens.verify(token)) ?? (await services.credentials.personalToken(await services.digest(token)));
+    const subject = await services.tokens.verify(token);
+    if (!subject) return await services.credentials.personalToken(await services.digest(token));
+    // Signed is not enough: the client must still hold the secret the token was issued to.
+    const client = await services.credentials.tokenClient(subject.clientId, subject.credential);
+    if (!client) throw new ApiError('auth/invalidCredential', 'The access token was issued to a client credential that has been revoked.');
+    return client;
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) throw challenge(err.code, err.detail ?? err.title, true);
     throw err;

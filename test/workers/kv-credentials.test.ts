@@ -73,7 +73,7 @@ describe('credentials from the CREDENTIALS KV namespace', () => {
     const store = new KvCredentialStore(kv);
     expect(await store.client('edge-client')).toEqual({
       principal: { kind: 'client', id: 'edge-client', access: { resources: RESOURCE_NAMES, preview: true } },
-      secretDigest: digest,
+      secretDigests: [digest],
     });
     expect(await store.client('no-such-client')).toBeUndefined();
   });
