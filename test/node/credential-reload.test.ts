@@ -81,7 +81,12 @@ describe('the credential file, read again while the gateway runs', () => {
   it('is read again on SIGHUP, which never stops the process', async () => {
     expect(await status('ApiKey hup-key')).toBe(401);
     const from = gateway.lines.length;
-    await write({ projects: [['acme', 'acme-key-1'], ['hup', 'hup-key']] });
+    await write({
+      projects: [
+        ['acme', 'acme-key-1'],
+        ['hup', 'hup-key'],
+      ],
+    });
     gateway.child.kill('SIGHUP');
     await waitForLine(from, (l) => l.message === 'credentials reloaded' && l.trigger === 'SIGHUP');
     expect(await status('ApiKey hup-key')).toBe(200);
@@ -97,7 +102,13 @@ describe('the credential file, read again while the gateway runs', () => {
   });
 
   it('is read again when it changes, without a signal: a revoked API key and personal token are refused within 2 s', async () => {
-    await write({ projects: [['acme', 'acme-key-1'], ['gone', 'gone-key']], tokens: [['ada', 'ada-token']] });
+    await write({
+      projects: [
+        ['acme', 'acme-key-1'],
+        ['gone', 'gone-key'],
+      ],
+      tokens: [['ada', 'ada-token']],
+    });
     const from = gateway.lines.length;
     await waitForLine(from, (l) => l.message === 'credentials reloaded' && l.trigger === 'file changed');
     expect(await status('ApiKey gone-key')).toBe(200);
@@ -111,7 +122,11 @@ describe('the credential file, read again while the gateway runs', () => {
   });
 
   it.each([
-    ['a bad entry', JSON.stringify({ projects: [{ id: 'acme', key_sha256: 'not-a-digest', resources: '*' }] }), /projects\[0\]\.key_sha256 must be a SHA-256 hex digest/],
+    [
+      'a bad entry',
+      JSON.stringify({ projects: [{ id: 'acme', key_sha256: 'not-a-digest', resources: '*' }] }),
+      /projects\[0\]\.key_sha256 must be a SHA-256 hex digest/,
+    ],
     ['a misspelt list', JSON.stringify({ project: [] }), /unknown key "project"/],
     ['half a file', '{"projects": [{"id": "acme",', /JSON/],
   ])('refuses a file with %s whole: the credentials in force stay, and one error line names the problem', async (_, text, problem) => {
@@ -151,7 +166,13 @@ describe('the credential file, read again while the gateway runs', () => {
 
 describe('rotation: two secrets of one id', () => {
   it('counts both keys of a project against one bucket, and logs both as the same subject', async () => {
-    await write({ projects: [['acme', 'acme-key-1'], ['rotated', 'old-key'], ['rotated', 'new-key']] });
+    await write({
+      projects: [
+        ['acme', 'acme-key-1'],
+        ['rotated', 'old-key'],
+        ['rotated', 'new-key'],
+      ],
+    });
     await sleep(1200);
     const from = gateway.lines.length;
     const first = await get('ApiKey old-key');
@@ -169,7 +190,13 @@ describe('rotation: two secrets of one id', () => {
   });
 
   it('serves tokens of both secrets of a client as one subject, and revoking one secret ends only its tokens', async () => {
-    await write({ projects: [['acme', 'acme-key-1']], clients: [['ci2', 'ci2-old'], ['ci2', 'ci2-new']] });
+    await write({
+      projects: [['acme', 'acme-key-1']],
+      clients: [
+        ['ci2', 'ci2-old'],
+        ['ci2', 'ci2-new'],
+      ],
+    });
     await sleep(1200);
     const oldToken = await accessToken('ci2', 'ci2-old');
     const newToken = await accessToken('ci2', 'ci2-new');
