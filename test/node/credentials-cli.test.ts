@@ -246,6 +246,58 @@ describe('npm run credentials, end to end', () => {
     expect((await get('/v2/plants/ABBA', `Bearer ${token.stdout.trim()}`)).status, 'other credentials survive').toBe(200);
   });
 
+  it('rotates a key: --add-secret gives a second one, revoke --digest ends the old one on a running gateway, the new one stays', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credentials-rotate-'));
+    const file = join(dir, 'credentials.json');
+    const old = credentials(dir, 'create', 'project', 'acme', '--resources', 'species', '--file', 'credentials.json');
+    expect(old.status, old.stderr).toBe(0);
+    const gateway = await start(file);
+    const status = async (key: string) => (await fetch(`${gateway.origin}/v2/species/ABBA`, { headers: { Authorization: `ApiKey ${key}` } })).status;
+
+    const added = credentials(dir, 'create', 'project', 'acme', '--add-secret', '--file', 'credentials.json');
+    expect(added.status, added.stderr).toBe(0);
+    expect(added.stderr).toMatch(/added a second secret to project acme \(species\)/);
+    const [oldKey, newKey] = [old.stdout.trim(), added.stdout.trim()];
+    const third = credentials(dir, 'create', 'project', 'acme', '--add-secret', '--file', 'credentials.json');
+    expect([third.status, third.stdout]).toEqual([2, '']);
+    expect(third.stderr).toMatch(/project acme already holds 2 secrets/);
+
+    const rows = credentials(dir, 'list', '--file', 'credentials.json').stdout.trim().split('\n');
+    const oldPrefix = (await sha256Hex(oldKey)).slice(0, 12);
+    expect(rows.map((r) => r.split(/\s+/).slice(0, 3).join(' '))).toEqual([
+      `project acme ${oldPrefix}`,
+      `project acme ${(await sha256Hex(newKey)).slice(0, 12)}`,
+    ]);
+    const since = Date.now();
+    while ((await status(newKey)) !== 200 && Date.now() - since < 5000) await sleep(50);
+    expect([await status(oldKey), await status(newKey)], 'both keys work while callers move').toEqual([200, 200]);
+
+    const revoked = credentials(dir, 'revoke', 'project', 'acme', '--digest', oldPrefix, '--file', 'credentials.json');
+    expect(revoked.status, revoked.stderr).toBe(0);
+    const changed = statSync(file).mtimeMs;
+    while ((await status(oldKey)) === 200 && Date.now() - changed < 5000) await sleep(50);
+    expect(Date.now() - changed, 'the old key refused within 2 s').toBeLessThan(2000);
+    expect([await status(oldKey), await status(newKey)]).toEqual([401, 200]);
+  });
+
+  it('revoke --kv revokes in the file and prints the wrangler commands for KV; without a file it needs the whole digest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credentials-revoke-kv-'));
+    const made = credentials(dir, 'create', 'client', 'edge-ci', '--file', 'credentials.json');
+    expect(made.status, made.stderr).toBe(0);
+    const revoked = credentials(dir, 'revoke', 'client', 'edge-ci', '--kv', '--env', 'production', '--file', 'credentials.json');
+    expect(revoked.status, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toBe('npx wrangler kv key delete "client:edge-ci" --binding CREDENTIALS --env production --remote\n');
+    expect(listCredentials(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')))).toEqual([]);
+
+    const digest = await sha256Hex('some-edge-key');
+    const bare = credentials(dir, 'revoke', 'project', '--digest', digest, '--kv');
+    expect(bare.status, bare.stderr).toBe(0);
+    expect(bare.stdout).toBe(`npx wrangler kv key delete "apikey:${digest}" --binding CREDENTIALS --remote\n`);
+    const short = credentials(dir, 'revoke', 'project', '--digest', digest.slice(0, 12), '--kv');
+    expect(short.status).toBe(2);
+    expect(short.stderr).toMatch(/needs the whole digest/);
+  });
+
   it('writes a KV entry for wrangler instead, in the layout of kv:credentials, touching no credential file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'credentials-kv-'));
     const made = credentials(dir, 'create', 'client', 'edge-ci', '--resources', 'species,genus', '--kv', 'kv.json');
