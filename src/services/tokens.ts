@@ -1,7 +1,7 @@
 import { sign, verify } from 'hono/jwt';
 import { ApiError } from '../errors/api-error';
 import type { Clock } from './clock';
-import type { Principal } from './credentials/credential-store';
+import type { Access, Principal } from './credentials/credential-store';
 import type { ResourceName } from './record-source';
 
 /** Lifetime of a minted access token (spec: 15 minutes). */
@@ -19,6 +19,8 @@ export interface TokenSubject {
   clientId: string;
   /** Absent from tokens issued before tokens named their secret. */
   credential: string | undefined;
+  /** The access the client had when the token was issued: the token never reaches beyond it. */
+  access: Access;
 }
 
 /**
@@ -91,6 +93,6 @@ export class HmacTokenService implements TokenService {
       throw new ApiError('auth/invalidCredential', 'The access token is not valid.');
     }
     if (claims.exp * 1000 <= this.clock.now()) throw new ApiError('auth/tokenExpired', 'The access token has expired; request a new one.');
-    return { clientId: claims.sub, credential: claims.cid };
+    return { clientId: claims.sub, credential: claims.cid, access: { resources: claims.res, preview: claims.pre === true } };
   }
 }

@@ -36,6 +36,11 @@ export interface CredentialStore {
   tokenClient(clientId: string, credential: string | undefined): Looked<Principal>;
 }
 
+/** What both grant: a token reaches no further than its claims, nor than its client's access now. */
+export function narrowAccess(a: Access, b: Access): Access {
+  return { resources: a.resources.filter((r) => b.resources.includes(r)), preview: a.preview && b.preview };
+}
+
 /**
  * Which of a client's secrets a token was issued to: the first 16 hex digits of the secret's
  * digest (64 bits, enough to tell two secrets apart, too few to stand for the digest).
