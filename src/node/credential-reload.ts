@@ -60,6 +60,23 @@ function fileState(path: string): string {
 }
 
 /**
+ * The credentials start-up serves: the whole file validated (a bad one is a `ConfigError` naming
+ * `CREDENTIALS_FILE`), or the demo store, with a warning, when there is none. Also what a
+ * configuration check reads.
+ */
+export function startupCredentials(file: string | undefined, warn: (message: string) => void): MemoryCredentialStore {
+  if (!file) {
+    warn('CREDENTIALS_FILE is not set: serving with the bundled demo credentials.');
+    return new MemoryCredentialStore(DEMO_CREDENTIALS);
+  }
+  try {
+    return readStore(file, false);
+  } catch (err) {
+    throw new ConfigError('CREDENTIALS_FILE', `(${file}) could not be loaded: ${(err as Error).message}`);
+  }
+}
+
+/**
  * The credentials of `file` (or the demo store when there is none), kept current. Start-up
  * refuses a bad file with a `ConfigError`; later, a file that does not validate is refused whole
  * with one `error` line and the credentials in force stay. A file emptied of its last credential
@@ -69,19 +86,12 @@ export function liveCredentials(
   file: string | undefined,
   { log, warn, pollMs = CREDENTIAL_POLL_MS }: { log: (line: LogLine) => void; warn: (message: string) => void; pollMs?: number },
 ): LiveCredentials {
+  const store = new SwappableCredentialStore(startupCredentials(file, warn));
   if (!file) {
-    warn('CREDENTIALS_FILE is not set: serving with the bundled demo credentials.');
-    const store = new SwappableCredentialStore(new MemoryCredentialStore(DEMO_CREDENTIALS));
     const reload = (trigger: string) => log({ level: 'info', message: `${trigger}: no CREDENTIALS_FILE to read again; the demo credentials stay` });
     return { store, reload, stop: () => {} };
   }
   let seen = fileState(file);
-  let store: SwappableCredentialStore;
-  try {
-    store = new SwappableCredentialStore(readStore(file, false));
-  } catch (err) {
-    throw new ConfigError('CREDENTIALS_FILE', `(${file}) could not be loaded: ${(err as Error).message}`);
-  }
 
   const reload = (trigger: string) => {
     // The state is taken before the read: a change during the read is seen by the next look.
