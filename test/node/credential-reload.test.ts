@@ -216,3 +216,20 @@ describe('rotation: two secrets of one id', () => {
     expect((await token('ci2', 'ci2-new')).status).toBe(200);
   });
 });
+
+describe('without a credential file', () => {
+  it('answers SIGHUP with a line and keeps serving the demo credentials', async () => {
+    const demo = await startGatewayProcess({ CREDENTIALS_FILE: '' });
+    try {
+      const from = demo.lines.length;
+      demo.child.kill('SIGHUP');
+      for (let i = 0; i < 100 && !demo.lines.slice(from).some((l) => l.includes('no CREDENTIALS_FILE to read again')); i++) await sleep(25);
+      expect(demo.lines.slice(from).join('\n')).toMatch(/SIGHUP: no CREDENTIALS_FILE to read again/);
+      const res = await fetch(`${demo.origin}/v2/species/ABBA`, { headers: { Authorization: 'ApiKey demo-project-key' } });
+      expect(res.status).toBe(200);
+      expect(demo.child.exitCode).toBeNull();
+    } finally {
+      await demo.stop();
+    }
+  });
+});
