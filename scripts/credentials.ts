@@ -119,5 +119,9 @@ export function main(argv: readonly string[]): number {
 
 // Started as a program (`npm run credentials`), not imported.
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  // A reader that stopped early (`list | head -1`) has what it wanted: no stack for that.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
   process.exitCode = main(process.argv.slice(2));
 }
