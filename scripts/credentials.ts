@@ -9,9 +9,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { USAGE, parseArgs, type Command } from './credentials/args';
-import { UsageError, addCredential, describeAccess, listCredentials, normalise, revokeCredential } from './credentials/document';
+import type { CredentialDocument } from '../src/services/credentials/credential-store';
+import { DIGEST_SHOWN, UsageError, addCredential, describeAccess, listCredentials, normalise, revokeCredential } from './credentials/document';
 import { fromCommandLine, readJsonIfPresent, writeFileAtomic } from './credentials/files';
 import { kvBulkJson } from './credentials/kv-bulk';
+import { kvRevokeCommands, secretsWithoutFile } from './credentials/kv-commands';
 
 /** The credential file: `--file` (relative to the caller's directory), else CREDENTIALS_FILE as the gateway reads it. */
 function credentialFile(command: Command, required: boolean): string | undefined {
@@ -46,29 +48,55 @@ export function run(argv: readonly string[], out: (text: string) => void, err: (
     const path = credentialFile(command, true)!;
     const rows = listCredentials(load(path, false));
     if (rows.length === 0) err(`${path} holds no credentials`);
-    for (const row of rows) out(`${row.kind.padEnd(8)}${row.id.padEnd(24)}${describeAccess(row)}\n`);
+    for (const row of rows) out(`${row.kind.padEnd(8)}${row.id.padEnd(24)}${row.digest.padEnd(14)}${describeAccess(row)}\n`);
     return;
   }
   if (command.action === 'revoke') {
-    const path = credentialFile(command, true)!;
-    const { doc, removed } = revokeCredential(load(path, false), command.kind, command.id);
+    const path = credentialFile(command, !command.kv);
+    const named = `${command.kind}${command.id === undefined ? '' : ` ${command.id}`}`;
+    if (!path) {
+      // Workers only: nothing to edit, only KV entries to remove.
+      for (const line of kvRevokeCommands(secretsWithoutFile(command.kind, command.id, command.digest), undefined, command.env)) out(`${line}\n`);
+      err(`run the command above to revoke ${named} in KV; it takes effect within about 90 s (docs/workers.md)`);
+      return;
+    }
+    const { doc, removed } = revokeCredential(load(path, false), command);
     save(path, doc);
-    err(`revoked ${command.kind} ${command.id}${removed > 1 ? ` (${removed} entries)` : ''} in ${path}; restart the gateway to apply it`);
-    if (listCredentials(doc).length === 0) err(`warning: ${path} now holds no credentials, and a gateway does not start on such a file`);
+    const which = removed.map((s) => s.digest.slice(0, DIGEST_SHOWN)).join(', ');
+    err(
+      `revoked ${removed.length === 1 ? 'the secret' : `${removed.length} secrets`} ${which} of ${removed[0]!.kind} ${removed[0]!.id} in ${path}; a running gateway applies it within a second`,
+    );
+    if (listCredentials(doc).length === 0)
+      err(`warning: ${path} now holds no credentials: a running gateway refuses every credential, and a new one does not start`);
+    if (command.kv) {
+      for (const line of kvRevokeCommands(removed, doc, command.env)) out(`${line}\n`);
+      err('run the commands above to revoke it in KV too; it takes effect within about 90 s (docs/workers.md)');
+    }
     return;
   }
   const path = credentialFile(command, command.kv === undefined);
   const secret = randomBytes(32).toString('base64url');
   const entry = { ...command, digest: createHash('sha256').update(secret).digest('hex') };
+  const addSecret = command.addSecret === true;
+  // A client is one KV entry holding all its secrets: its second one needs the first, from the file.
+  if (addSecret && !path) throw new UsageError('--add-secret needs the credential file (--file or CREDENTIALS_FILE), which holds the first secret');
   // Everything is checked (the duplicate too) before anything is written or the secret is shown.
-  const doc = path ? addCredential(load(path, true), entry) : undefined;
-  const kv = command.kv ? kvBulkJson(addCredential({}, entry)) : undefined;
+  const doc = path ? addCredential(load(path, true), entry, { addSecret }) : undefined;
+  const kv = command.kv ? kvBulkJson(doc ? sameId(doc, entry) : addCredential({}, entry)) : undefined;
   if (path && doc) save(path, doc);
   if (command.kv && kv) writeFileAtomic(fromCommandLine(command.kv), kv);
   out(`${secret}\n`);
   const where = [path, command.kv && `${command.kv} (for wrangler kv bulk put)`].filter(Boolean).join(' and ');
   const name = command.kind === 'token' ? `personal token of member ${command.id}` : `${command.kind} ${command.id}`;
-  err(`created ${name} (${describeAccess(command)}) in ${where}; the secret above is shown only once`);
+  const access = describeAccess(listCredentials(doc ?? addCredential({}, entry)).find((row) => row.kind === command.kind && row.id === command.id)!);
+  err(`${addSecret ? 'added a second secret to' : 'created'} ${name} (${access}) in ${where}; the secret above is shown only once`);
+}
+
+/** The entries of one kind and id: what KV needs to hold that credential (a client's secrets are one entry). */
+function sameId(doc: Required<CredentialDocument>, entry: { kind: string; id: string }): CredentialDocument {
+  if (entry.kind === 'project') return { projects: doc.projects.filter((p) => p.id === entry.id) };
+  if (entry.kind === 'client') return { clients: doc.clients.filter((c) => c.id === entry.id) };
+  return { personal_tokens: doc.personal_tokens.filter((t) => t.member === entry.id) };
 }
 
 export function main(argv: readonly string[]): number {
@@ -91,5 +119,9 @@ export function main(argv: readonly string[]): number {
 
 // Started as a program (`npm run credentials`), not imported.
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  // A reader that stopped early (`list | head -1`) has what it wanted: no stack for that.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
   process.exitCode = main(process.argv.slice(2));
 }

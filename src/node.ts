@@ -10,14 +10,13 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import { createApp } from './app';
+import { liveCredentials } from './node/credential-reload';
 import { createGatewayServer } from './node/http-server';
 import { ConfigError, configWarnings, describeConfig, parseConfig, type Config } from './config';
 import type { Dataset } from './core/records';
 import type { DocsAssets } from './openapi/docs-page';
 import { BundledSource } from './services/bundled/bundled-source';
 import { fileContainerStore, type SectionStore } from './services/bundled/compiled/store';
-import { MemoryCredentialStore, parseCredentialDocument } from './services/credentials/credential-store';
-import { DEMO_CREDENTIALS } from './services/credentials/demo-credentials';
 import { systemClock } from './services/clock';
 import type { ConnectionInfo } from './services/connection';
 import type { LogLine } from './env';
@@ -169,18 +168,6 @@ export function nodeConnection(c: Context): ConnectionInfo {
   return known;
 }
 
-function credentialStore(config: Config) {
-  if (!config.credentialsFile) {
-    warn('CREDENTIALS_FILE is not set: serving with the bundled demo credentials.');
-    return new MemoryCredentialStore(DEMO_CREDENTIALS);
-  }
-  try {
-    return new MemoryCredentialStore(parseCredentialDocument(JSON.parse(readFileSync(config.credentialsFile, 'utf8'))));
-  } catch (err) {
-    throw new ConfigError('CREDENTIALS_FILE', `(${config.credentialsFile}) could not be loaded: ${(err as Error).message}`);
-  }
-}
-
 /** A listen failure as one line naming the setting to change (CONTRACT section 17), never a stack. */
 function listenError(err: NodeJS.ErrnoException, config: Config): ConfigError | undefined {
   const where = `${config.host}:${config.port}`;
@@ -213,10 +200,12 @@ export async function main(): Promise<void> {
   const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log });
   // REDIS_URL shares rate limits and failure throttles between instances; unset, they are per process.
   const rateLimiter = config.redisUrl ? await redisRateLimiter(config.redisUrl, systemClock, log) : undefined;
-  const credentials = credentialStore(config);
+  // The credential file is read again on SIGHUP and when it changes (src/node/credential-reload.ts).
+  const credentials = liveCredentials(config.credentialsFile, { log, warn });
+  process.on('SIGHUP', () => credentials.reload('SIGHUP'));
   const services = assembleServices(config, {
     source,
-    credentials,
+    credentials: credentials.store,
     fallbackSigningSecret: randomSecret(),
     connection: nodeConnection,
     clientGone: nodeClientGone,
@@ -240,7 +229,7 @@ export async function main(): Promise<void> {
         port: info.port,
         mode: bundled ? 'bundled' : 'upstream',
         records: bundled?.counts(),
-        credentials: { source: config.credentialsFile ? 'CREDENTIALS_FILE' : 'demo', ...credentials.counts() },
+        credentials: { source: config.credentialsFile ? 'CREDENTIALS_FILE' : 'demo', ...credentials.store.counts() },
         startup_ms: Math.round(performance.now() - started),
         config: describeConfig(config),
       }),

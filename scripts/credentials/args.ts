@@ -5,21 +5,43 @@ export const USAGE = `usage:
   npm run credentials -- create project <id> [--resources species,genus] [--file FILE] [--kv FILE]
   npm run credentials -- create client <id> [--resources ...] [--preview] [--file FILE] [--kv FILE]
   npm run credentials -- create token <member> [--resources ...] [--preview] [--file FILE] [--kv FILE]
+  npm run credentials -- create project|client|token <id> --add-secret [--file FILE] [--kv FILE]
   npm run credentials -- list [--file FILE]
-  npm run credentials -- revoke project|client|token <id> [--file FILE]
-The credential file is --file, else CREDENTIALS_FILE. --kv FILE writes the new credential as
-input for \`wrangler kv bulk put\` (then the credential file is written only when --file is given).`;
+  npm run credentials -- revoke project|client|token <id> [--digest PREFIX] [--file FILE] [--kv [--env NAME]]
+  npm run credentials -- revoke project|client|token --digest PREFIX [--file FILE] [--kv [--env NAME]]
+The credential file is --file, else CREDENTIALS_FILE; a running gateway reads it again when it
+changes. --add-secret gives an existing id a second secret with the same access (rotation: move
+callers to it, then revoke the old one); an id holds at most two. revoke removes every secret of
+the id, or with --digest only the one whose SHA-256 digest starts with PREFIX (list shows them).
+create --kv FILE writes the new credential as input for \`wrangler kv bulk put\` (then the credential
+file is written only when --file is given); revoke --kv prints the \`wrangler kv key\` commands that
+remove the revoked secrets from the CREDENTIALS namespace (--env NAME: of that environment).`;
 
 export type Command =
-  | { action: 'create'; kind: CredentialKind; id: string; resources: ResourceName[] | '*'; preview: boolean; file?: string; kv?: string }
+  | {
+      action: 'create';
+      kind: CredentialKind;
+      id: string;
+      resources: ResourceName[] | '*';
+      preview: boolean;
+      addSecret?: true;
+      file?: string;
+      kv?: string;
+    }
   | { action: 'list'; file?: string }
-  | { action: 'revoke'; kind: CredentialKind; id: string; file?: string };
+  | { action: 'revoke'; kind: CredentialKind; id?: string; digest?: string; file?: string; kv?: true; env?: string };
+
+/** The shortest digest prefix `revoke --digest` takes: long enough not to name a secret by accident. */
+const MIN_PREFIX = 8;
 
 /** Reads the command line (after `--`); any mistake is one UsageError line. */
 export function parseArgs(argv: readonly string[]): Command {
   const positional: string[] = [];
   const options = new Map<string, string | true>();
-  const takesValue = new Set(['--file', '--kv', '--resources']);
+  // `revoke --kv` prints commands and names no file; `create --kv FILE` writes one.
+  const revoking = argv.find((arg) => !arg.startsWith('--')) === 'revoke';
+  const takesValue = new Set(['--file', '--resources', '--digest', '--env', ...(revoking ? [] : ['--kv'])]);
+  const flags = new Set(['--preview', '--help', '--add-secret', ...(revoking ? ['--kv'] : [])]);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith('--')) {
@@ -27,7 +49,7 @@ export function parseArgs(argv: readonly string[]): Command {
       continue;
     }
     const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (!takesValue.has(name) && name !== '--preview' && name !== '--help') throw new UsageError(`unknown option ${name}`);
+    if (!takesValue.has(name) && !flags.has(name)) throw new UsageError(`unknown option ${name}`);
     if (options.has(name)) throw new UsageError(`${name} given twice`);
     if (!takesValue.has(name)) {
       if (inline !== undefined) throw new UsageError(`${name} takes no value`);
@@ -58,14 +80,18 @@ export function parseArgs(argv: readonly string[]): Command {
       const kind = kindOf(kindWord, 'create');
       if (id === undefined) throw new UsageError(`create ${kind} needs an id`);
       exactly(3, `create ${kind} ${id}`);
+      const addSecret = options.has('--add-secret');
       // An API key can never reach v3 (Bearer only), so a preview project would be a promise not kept.
-      allow(`create ${kind}`, ['--resources', '--file', '--kv', ...(kind === 'project' ? [] : ['--preview'])]);
+      // A second secret takes the access of the first: one id, one access.
+      const access = addSecret ? [] : ['--resources', ...(kind === 'project' ? [] : ['--preview'])];
+      allow(`create ${kind}${addSecret ? ' --add-secret' : ''}`, [...access, '--add-secret', '--file', '--kv']);
       return {
         action,
         kind,
         id: checkId(kind, id),
         resources: parseResources(text('--resources') ?? '*'),
         preview: options.has('--preview'),
+        ...(addSecret ? { addSecret: true as const } : {}),
         ...(text('--file') ? { file: text('--file') } : {}),
         ...(text('--kv') ? { kv: text('--kv') } : {}),
       };
@@ -76,10 +102,22 @@ export function parseArgs(argv: readonly string[]): Command {
       return { action, ...(text('--file') ? { file: text('--file') } : {}) };
     case 'revoke': {
       const kind = kindOf(kindWord, 'revoke');
-      if (id === undefined) throw new UsageError(`revoke ${kind} needs an id`);
+      const digest = text('--digest')?.toLowerCase();
+      if (id === undefined && digest === undefined) throw new UsageError(`revoke ${kind} needs an id, or --digest with the start of a secret's digest`);
       exactly(3, `revoke ${kind} ${id}`);
-      allow('revoke', ['--file']);
-      return { action, kind, id: checkId(kind, id), ...(text('--file') ? { file: text('--file') } : {}) };
+      allow('revoke', ['--file', '--digest', '--kv', ...(options.has('--kv') ? ['--env'] : [])]);
+      if (digest !== undefined && !new RegExp(`^[0-9a-f]{${MIN_PREFIX},64}$`).test(digest)) {
+        throw new UsageError(`--digest takes ${MIN_PREFIX} to 64 hex digits of a secret's SHA-256 digest (list shows them)`);
+      }
+      return {
+        action,
+        kind,
+        ...(id !== undefined ? { id: checkId(kind, id) } : {}),
+        ...(digest !== undefined ? { digest } : {}),
+        ...(text('--file') ? { file: text('--file') } : {}),
+        ...(options.has('--kv') ? { kv: true as const } : {}),
+        ...(text('--env') ? { env: text('--env') } : {}),
+      };
     }
     case undefined:
       throw new UsageError('no command: use create, list or revoke');

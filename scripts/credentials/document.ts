@@ -26,7 +26,22 @@ export interface CredentialRow {
   id: string;
   resources: ResourceName[] | '*';
   preview: boolean;
+  /** The start of the secret's digest (`DIGEST_SHOWN` hex digits): what `revoke --digest` takes. */
+  digest: string;
 }
+
+/** A secret as stored: its kind, id and whole digest. */
+export interface StoredSecret {
+  kind: CredentialKind;
+  id: string;
+  digest: string;
+}
+
+/** Hex digits of a digest `list` shows: enough to tell secrets apart, short enough to type. */
+export const DIGEST_SHOWN = 12;
+
+/** Secrets one id holds at most: the one in use and its successor while callers move. */
+export const MAX_SECRETS = 2;
 
 /** A mistake of the operator's (bad argument, duplicate, unknown id): one line, exit status 2. */
 export class UsageError extends Error {
@@ -70,37 +85,71 @@ export function listCredentials(json: unknown): CredentialRow[] {
   return rows(normalise(json));
 }
 
-function rows(doc: Required<CredentialDocument>): CredentialRow[] {
+function secrets(doc: Required<CredentialDocument>): Array<StoredSecret & Pick<CredentialRow, 'resources' | 'preview'>> {
   return [
-    ...doc.projects.map((p) => ({ kind: 'project' as const, id: p.id, resources: p.resources, preview: p.preview === true })),
-    ...doc.clients.map((c) => ({ kind: 'client' as const, id: c.id, resources: c.resources, preview: c.preview === true })),
-    ...doc.personal_tokens.map((t) => ({ kind: 'token' as const, id: t.member, resources: t.resources, preview: t.preview === true })),
+    ...doc.projects.map((p) => ({ kind: 'project' as const, id: p.id, digest: p.key_sha256, resources: p.resources, preview: p.preview === true })),
+    ...doc.clients.map((c) => ({ kind: 'client' as const, id: c.id, digest: c.secret_sha256, resources: c.resources, preview: c.preview === true })),
+    ...doc.personal_tokens.map((t) => ({ kind: 'token' as const, id: t.member, digest: t.token_sha256, resources: t.resources, preview: t.preview === true })),
   ];
 }
 
-/** The document with `credential` added; an id already held by that kind is refused. */
-export function addCredential(json: unknown, credential: NewCredential): Required<CredentialDocument> {
-  const doc = normalise(json);
-  checkId(credential.kind, credential.id);
-  if (rows(doc).some((row) => row.kind === credential.kind && row.id === credential.id)) {
-    throw new UsageError(`${credential.kind} ${credential.id} already exists: revoke it first, or choose another id`);
-  }
-  const { id, digest, resources, preview } = credential;
-  if (credential.kind === 'project') return { ...doc, projects: [...doc.projects, { id, key_sha256: digest, resources, preview }] };
-  if (credential.kind === 'client') return { ...doc, clients: [...doc.clients, { id, secret_sha256: digest, resources, preview }] };
-  return { ...doc, personal_tokens: [...doc.personal_tokens, { member: id, token_sha256: digest, resources, preview }] };
+function rows(doc: Required<CredentialDocument>): CredentialRow[] {
+  return secrets(doc).map((secret) => ({ ...secret, digest: secret.digest.slice(0, DIGEST_SHOWN) }));
 }
 
-/** The document without the credentials of `kind` and `id`; none there is refused. */
-export function revokeCredential(json: unknown, kind: CredentialKind, id: string): { doc: Required<CredentialDocument>; removed: number } {
+/**
+ * The document with `credential` added. An id its kind already holds is refused unless
+ * `addSecret` (rotation): then the id must exist, holds at most `MAX_SECRETS`, and the new secret
+ * gets the access of the one already there.
+ */
+export function addCredential(json: unknown, credential: NewCredential, { addSecret = false } = {}): Required<CredentialDocument> {
   const doc = normalise(json);
+  checkId(credential.kind, credential.id);
+  const held = secrets(doc).filter((row) => row.kind === credential.kind && row.id === credential.id);
+  const name = `${credential.kind} ${credential.id}`;
+  if (!addSecret && held.length > 0) {
+    throw new UsageError(`${name} already exists: give it a second secret with --add-secret (rotation), or choose another id`);
+  }
+  if (addSecret && held.length === 0) throw new UsageError(`no ${name} to add a secret to: create it without --add-secret`);
+  if (held.length >= MAX_SECRETS) {
+    throw new UsageError(`${name} already holds ${MAX_SECRETS} secrets: revoke one first (revoke ${name} --digest PREFIX; list shows them)`);
+  }
+  const { id, digest } = credential;
+  const { resources, preview } = held[0] ?? credential;
+  if (credential.kind === 'project') return normalise({ ...doc, projects: [...doc.projects, { id, key_sha256: digest, resources, preview }] });
+  if (credential.kind === 'client') return normalise({ ...doc, clients: [...doc.clients, { id, secret_sha256: digest, resources, preview }] });
+  return normalise({ ...doc, personal_tokens: [...doc.personal_tokens, { member: id, token_sha256: digest, resources, preview }] });
+}
+
+/** Which secrets `revoke` removes: every one of an id, or the one whose digest starts with `digest`. */
+export interface RevokeTarget {
+  kind: CredentialKind;
+  id?: string;
+  digest?: string;
+}
+
+/**
+ * The document without the secrets `target` names, and those secrets. None there is refused, as
+ * is a digest prefix that names more than one secret.
+ */
+export function revokeCredential(json: unknown, target: RevokeTarget): { doc: Required<CredentialDocument>; removed: StoredSecret[] } {
+  const doc = normalise(json);
+  const { kind, id, digest } = target;
+  const hit = (entryId: string, entryDigest: string) => (id === undefined || entryId === id) && (digest === undefined || entryDigest.startsWith(digest));
+  const removed = secrets(doc)
+    .filter((s) => s.kind === kind && hit(s.id, s.digest))
+    .map(({ kind, id, digest }) => ({ kind, id, digest }));
+  const what = `${kind}${id === undefined ? '' : ` ${JSON.stringify(id)}`}${digest === undefined ? '' : ` with a digest starting ${digest}`}`;
+  if (removed.length === 0) throw new UsageError(`no ${what} in the credential file`);
+  if (digest !== undefined && removed.length > 1) {
+    throw new UsageError(`${digest} starts the digests of ${removed.length} secrets (${removed.map((s) => `${s.kind} ${s.id}`).join(', ')}): give more digits`);
+  }
+  const gone = (entryId: string, entryDigest: string, entryKind: CredentialKind) => entryKind === kind && hit(entryId, entryDigest);
   const next = {
-    projects: kind === 'project' ? doc.projects.filter((p) => p.id !== id) : doc.projects,
-    clients: kind === 'client' ? doc.clients.filter((c) => c.id !== id) : doc.clients,
-    personal_tokens: kind === 'token' ? doc.personal_tokens.filter((t) => t.member !== id) : doc.personal_tokens,
+    projects: doc.projects.filter((p) => !gone(p.id, p.key_sha256, 'project')),
+    clients: doc.clients.filter((c) => !gone(c.id, c.secret_sha256, 'client')),
+    personal_tokens: doc.personal_tokens.filter((t) => !gone(t.member, t.token_sha256, 'token')),
   };
-  const removed = rows(doc).length - rows(next).length;
-  if (removed === 0) throw new UsageError(`no ${kind} ${JSON.stringify(id)} in the credential file`);
   return { doc: next, removed };
 }
 

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv, Caller, Services } from '../env';
 import { ApiError } from '../errors/api-error';
 import type { ErrorCode } from '../errors/codes';
-import type { Looked, Principal } from '../services/credentials/credential-store';
+import { narrowAccess, type Looked, type Principal } from '../services/credentials/credential-store';
 import type { ResourceName } from '../services/record-source';
 import type { CredentialPlace, CredentialRules, Scheme, Version } from '../versions/version';
 import { plainQuery } from '../core/query-string';
@@ -177,7 +177,12 @@ async function bearer(
   challenge: (code: ErrorCode, detail: string, bearerError?: boolean) => ApiError,
 ): Promise<Principal | undefined> {
   try {
-    return (await services.tokens.verify(token)) ?? (await services.credentials.personalToken(await services.digest(token)));
+    const subject = await services.tokens.verify(token);
+    if (!subject) return await services.credentials.personalToken(await services.digest(token));
+    // Signed is not enough: the client must still hold the secret the token was issued to.
+    const client = await services.credentials.tokenClient(subject.clientId, subject.credential);
+    if (!client) throw new ApiError('auth/invalidCredential', 'The access token was issued to a client credential that has been revoked.');
+    return { ...client, access: narrowAccess(client.access, subject.access) };
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) throw challenge(err.code, err.detail ?? err.title, true);
     throw err;

@@ -1,7 +1,7 @@
 import { sha256Hex, timingSafeEqual } from '../core/crypto';
 import { ApiError } from '../errors/api-error';
 import { decodeParamName } from '../core/query-string';
-import type { CredentialStore, Principal } from '../services/credentials/credential-store';
+import { credentialIdOf, type CredentialStore, type Principal } from '../services/credentials/credential-store';
 import { newlineDigestWarning } from '../services/credentials/newline-digest';
 
 /** Compared against when the client id is unknown, so both failures cost the same digest. */
@@ -17,6 +17,8 @@ interface ClientCredentials {
 export interface AuthenticatedClient {
   principal: Principal;
   method: string;
+  /** Which of the client's secrets it used (`credentialIdOf`): its tokens carry it. */
+  credential: string;
 }
 
 /**
@@ -39,12 +41,16 @@ export async function authenticateClient(
   };
   const presented = clientCredentials(authorization, form, fail);
   const client = await store.client(presented.id);
-  const matches = timingSafeEqual(await sha256Hex(presented.secret), client?.secretDigest ?? NO_CLIENT_DIGEST);
-  if (client && !matches && timingSafeEqual(await sha256Hex(`${presented.secret}\n`), client.secretDigest)) {
-    log(newlineDigestWarning(`client:${client.principal.id}`));
+  const digest = await sha256Hex(presented.secret);
+  // Every secret is compared (one, or two during a rotation), matched or not.
+  const held = client?.secretDigests ?? [NO_CLIENT_DIGEST];
+  const matched = held.filter((secretDigest) => timingSafeEqual(digest, secretDigest))[0];
+  if (client && !matched) {
+    const withNewline = await sha256Hex(`${presented.secret}\n`);
+    if (held.some((secretDigest) => timingSafeEqual(withNewline, secretDigest))) log(newlineDigestWarning(`client:${client.principal.id}`));
   }
-  if (!client || !matches) fail('Unknown client or wrong client secret.');
-  return { principal: client!.principal, method: presented.method };
+  if (!client || !matched) return fail('Unknown client or wrong client secret.');
+  return { principal: client.principal, method: presented.method, credential: credentialIdOf(matched) };
 }
 
 /**

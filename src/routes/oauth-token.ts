@@ -38,7 +38,7 @@ export function oauthTokenRoute(
     if (!grantType) throw new ApiError('oauth/invalidRequest', 'grant_type is required.');
     if (grantType !== 'client_credentials')
       throw new ApiError('oauth/unsupportedGrantType', `grant_type ${grantType.slice(0, 40)} is not supported; use client_credentials.`);
-    const { principal: client, method } = await authenticatedClient(c, form);
+    const { principal: client, method, credential } = await authenticatedClient(c, form);
     c.set('caller', { principal: client, credential: method });
     if (form.get('scope')) throw new ApiError('oauth/invalidScope', 'This server defines no scopes; omit scope to get the full access of the client.');
 
@@ -51,7 +51,7 @@ export function oauthTokenRoute(
         refusedHeaders('token', decision),
       );
     }
-    const issued = await services.tokens.issue(client);
+    const issued = await services.tokens.issue(client, credential);
     return c.json({ access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn }, 200, {
       'Cache-Control': 'no-store',
       Pragma: 'no-cache',

@@ -1,7 +1,7 @@
 import { sign, verify } from 'hono/jwt';
 import { ApiError } from '../errors/api-error';
 import type { Clock } from './clock';
-import type { Principal } from './credentials/credential-store';
+import type { Access, Principal } from './credentials/credential-store';
 import type { ResourceName } from './record-source';
 
 /** Lifetime of a minted access token (spec: 15 minutes). */
@@ -14,14 +14,25 @@ export interface IssuedToken {
   expiresIn: number;
 }
 
+/** Whom a verified token was issued to: a client, and which of its secrets (`credentialIdOf`). */
+export interface TokenSubject {
+  clientId: string;
+  /** Absent from tokens issued before tokens named their secret. */
+  credential: string | undefined;
+  /** The access the client had when the token was issued: the token never reaches beyond it. */
+  access: Access;
+}
+
 /**
- * Mints and checks the OAuth access tokens. They are HMAC-signed and carry the client's access,
- * so any instance with the same secret verifies them without shared state.
+ * Mints and checks the OAuth access tokens. They are HMAC-signed, so any instance with the same
+ * secret verifies them without shared state; they name the client and the secret they were issued
+ * to, which the caller checks against the credential store on each use (a revoked client's tokens
+ * are refused at once, CONTRACT section 21).
  */
 export interface TokenService {
-  issue(principal: Principal): Promise<IssuedToken>;
-  /** The token's principal; `undefined` when the text is not a signed token at all. */
-  verify(token: string): Promise<Principal | undefined>;
+  issue(principal: Principal, credential: string): Promise<IssuedToken>;
+  /** Whom the token was issued to; `undefined` when the text is not a signed token at all. */
+  verify(token: string): Promise<TokenSubject | undefined>;
 }
 
 interface Claims {
@@ -31,8 +42,11 @@ interface Claims {
   exp: number;
   res: ResourceName[];
   pre: boolean;
+  /** The secret the token was issued to (`credentialIdOf`). */
+  cid?: string;
 }
 
+const CREDENTIAL_ID = /^[0-9a-f]{16}$/;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 export class HmacTokenService implements TokenService {
@@ -47,7 +61,7 @@ export class HmacTokenService implements TokenService {
     return this.secretOrMake;
   }
 
-  async issue(principal: Principal): Promise<IssuedToken> {
+  async issue(principal: Principal, credential: string): Promise<IssuedToken> {
     const iat = Math.floor(this.clock.now() / 1000);
     const claims: Claims = {
       sub: principal.id,
@@ -55,11 +69,12 @@ export class HmacTokenService implements TokenService {
       exp: iat + TOKEN_LIFETIME_SECONDS,
       res: [...principal.access.resources],
       pre: principal.access.preview,
+      cid: credential,
     };
     return { accessToken: await sign(claims, this.secret, 'HS256'), expiresIn: TOKEN_LIFETIME_SECONDS };
   }
 
-  async verify(token: string): Promise<Principal | undefined> {
+  async verify(token: string): Promise<TokenSubject | undefined> {
     if (!JWT_SHAPE.test(token)) return undefined;
     let claims: Claims;
     try {
@@ -68,7 +83,8 @@ export class HmacTokenService implements TokenService {
     } catch {
       throw new ApiError('auth/invalidCredential', 'The access token is not valid.');
     }
-    if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number' || typeof claims.sub !== 'string' || !Array.isArray(claims.res)) {
+    const badCredential = claims.cid !== undefined && (typeof claims.cid !== 'string' || !CREDENTIAL_ID.test(claims.cid));
+    if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number' || typeof claims.sub !== 'string' || !Array.isArray(claims.res) || badCredential) {
       throw new ApiError('auth/invalidCredential', 'The access token is not valid.');
     }
     // A signed token is still refused if it claims more than we ever grant, so a leaked signing
@@ -77,6 +93,6 @@ export class HmacTokenService implements TokenService {
       throw new ApiError('auth/invalidCredential', 'The access token is not valid.');
     }
     if (claims.exp * 1000 <= this.clock.now()) throw new ApiError('auth/tokenExpired', 'The access token has expired; request a new one.');
-    return { kind: 'client', id: claims.sub, access: { resources: claims.res, preview: claims.pre === true } };
+    return { clientId: claims.sub, credential: claims.cid, access: { resources: claims.res, preview: claims.pre === true } };
   }
 }

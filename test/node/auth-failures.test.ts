@@ -79,6 +79,7 @@ function countingStore(): { store: CredentialStore; lookups: () => number } {
     apiKey: (digest) => (lookups++, inner.apiKey(digest)),
     personalToken: (digest) => (lookups++, inner.personalToken(digest)),
     client: (id) => (lookups++, inner.client(id)),
+    tokenClient: (id, credential) => (lookups++, inner.tokenClient(id, credential)),
   };
   return { store, lookups: () => lookups };
 }

@@ -53,7 +53,7 @@ describe('credential store (CONTRACT section 2)', () => {
     expect(await store.apiKey(await sha256Hex('demo-species-only-key'))).toMatchObject({ id: 'demo-limited', access: { resources: ['species'] } });
     expect(await store.personalToken(await sha256Hex('demo-personal-token'))).toMatchObject({ kind: 'member', id: 'demo-member', access: { preview: false } });
     const client = await store.client('demo-client');
-    expect(client?.secretDigest).toBe(await sha256Hex('demo-client-secret'));
+    expect(client?.secretDigests).toEqual([await sha256Hex('demo-client-secret')]);
     expect(client?.principal.access.preview).toBe(true);
     expect(JSON.stringify(DEMO_CREDENTIALS)).not.toMatch(/demo-(project-key|species-only-key|client-secret|personal-token)"/);
     const counts = [DEMO_CREDENTIALS.projects, DEMO_CREDENTIALS.clients, DEMO_CREDENTIALS.personal_tokens].map((l) => l?.length);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { parseCredentialDocument } from '../../src/services/credentials/credenti
 import { kvEntries } from '../../src/services/credentials/kv-credential-store';
 import { parseArgs } from '../../scripts/credentials/args';
 import { UsageError, addCredential, listCredentials, revokeCredential, type NewCredential } from '../../scripts/credentials/document';
+import { kvRevokeCommands } from '../../scripts/credentials/kv-commands';
 import { ROOT, startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
 
 const DIGEST = 'a'.repeat(64);
@@ -44,19 +45,65 @@ describe('editing a credential document', () => {
 
   it('revokes by kind and id, and refuses an id that is not there', () => {
     let doc: unknown = addCredential(addCredential({}, project('acme')), { ...project('acme'), kind: 'token', digest: 'e'.repeat(64) });
-    const { doc: next, removed } = revokeCredential(doc, 'project', 'acme');
-    expect(removed).toBe(1);
+    const { doc: next, removed } = revokeCredential(doc, { kind: 'project', id: 'acme' });
+    expect(removed).toEqual([{ kind: 'project', id: 'acme', digest: DIGEST }]);
     expect(listCredentials(next).map((r) => `${r.kind}:${r.id}`)).toEqual(['token:acme']);
-    expect(() => revokeCredential(next, 'project', 'acme')).toThrow(UsageError);
+    expect(() => revokeCredential(next, { kind: 'project', id: 'acme' })).toThrow(UsageError);
     doc = next;
-    expect(() => revokeCredential(doc, 'client', 'acme')).toThrow(/no client "acme"/);
+    expect(() => revokeCredential(doc, { kind: 'client', id: 'acme' })).toThrow(/no client "acme"/);
   });
 
   it('revokes the last credential, leaving a document it can add to again', () => {
-    const { doc: none } = revokeCredential(addCredential({}, project('acme')), 'project', 'acme');
+    const { doc: none } = revokeCredential(addCredential({}, project('acme')), { kind: 'project', id: 'acme' });
     expect(none).toEqual({ projects: [], clients: [], personal_tokens: [] });
     expect(listCredentials(none)).toEqual([]);
     expect(listCredentials(addCredential(none, project('next'))).map((r) => r.id)).toEqual(['next']);
+  });
+
+  it('gives an id a second secret only when asked, with the access of the first, and never a third', () => {
+    const one = addCredential({}, project('acme', { resources: ['species'] }));
+    const two = addCredential(one, project('acme', { digest: 'd'.repeat(64) }), { addSecret: true });
+    expect(two.projects).toEqual([
+      { id: 'acme', key_sha256: DIGEST, resources: ['species'], preview: false },
+      { id: 'acme', key_sha256: 'd'.repeat(64), resources: ['species'], preview: false },
+    ]);
+    expect(() => addCredential(two, project('acme', { digest: 'e'.repeat(64) }), { addSecret: true })).toThrow(
+      /project acme already holds 2 secrets: revoke one first \(revoke project acme --digest PREFIX/,
+    );
+    expect(() => addCredential(one, project('other', { digest: 'd'.repeat(64) }), { addSecret: true })).toThrow(/no project other to add a secret to/);
+    const client = { kind: 'client' as const, id: 'ci', digest: 'b'.repeat(64), resources: '*' as const, preview: true };
+    const clients = addCredential(addCredential({}, client), { ...client, digest: 'c'.repeat(64), preview: false }, { addSecret: true });
+    expect(clients.clients.map((c) => [c.secret_sha256[0], c.preview])).toEqual([
+      ['b', true],
+      ['c', true],
+    ]);
+  });
+
+  it('revokes one secret by the start of its digest, keeping the other of its id', () => {
+    const doc = addCredential(addCredential({}, project('acme')), project('acme', { digest: `${'a'.repeat(8)}${'b'.repeat(56)}` }), { addSecret: true });
+    expect(listCredentials(doc).map((r) => r.digest)).toEqual(['a'.repeat(12), `${'a'.repeat(8)}bbbb`]);
+    expect(() => revokeCredential(doc, { kind: 'project', digest: 'aaaaaaaa' })).toThrow(/aaaaaaaa starts the digests of 2 secrets .*: give more digits/);
+    const { doc: next, removed } = revokeCredential(doc, { kind: 'project', digest: 'aaaaaaaab' });
+    expect(removed).toEqual([{ kind: 'project', id: 'acme', digest: `${'a'.repeat(8)}${'b'.repeat(56)}` }]);
+    expect(next.projects.map((p) => p.key_sha256)).toEqual([DIGEST]);
+    expect(() => revokeCredential(doc, { kind: 'project', id: 'other', digest: 'aaaaaaaab' })).toThrow(/no project "other" with a digest starting aaaaaaaab/);
+    expect(() => revokeCredential(doc, { kind: 'token', digest: 'aaaaaaaab' })).toThrow(UsageError);
+  });
+
+  it('prints the wrangler commands that take revoked secrets out of KV', () => {
+    const secret = (id: string, digest: string) => ({ kind: 'client' as const, id, digest: digest.repeat(64), resources: '*' as const, preview: false });
+    const doc = addCredential(addCredential({}, secret('ci', 'b')), secret('ci', 'c'), { addSecret: true });
+    const { doc: after, removed } = revokeCredential(addCredential(doc, project('acme')), { kind: 'client', digest: 'bbbbbbbb' });
+    const value = JSON.stringify({ id: 'ci', secret_sha256: 'c'.repeat(64), resources: '*', preview: false });
+    expect(kvRevokeCommands(removed, after, 'production')).toEqual([
+      `npx wrangler kv key put "client:ci" '${value}' --binding CREDENTIALS --env production --remote`,
+    ]);
+    expect(kvRevokeCommands(revokeCredential(after, { kind: 'client', id: 'ci' }).removed, undefined)).toEqual([
+      'npx wrangler kv key delete "client:ci" --binding CREDENTIALS --remote',
+    ]);
+    expect(kvRevokeCommands(revokeCredential(after, { kind: 'project', id: 'acme' }).removed, undefined)).toEqual([
+      `npx wrangler kv key delete "apikey:${DIGEST}" --binding CREDENTIALS --remote`,
+    ]);
   });
 
   it('validates the document it edits, naming the bad entry', () => {
@@ -79,6 +126,12 @@ describe('the command line', () => {
     [['list', '--resources', '*'], /--resources does not apply to list/],
     [['revoke', 'acme'], /unknown kind "acme"/],
     [['rotate'], /unknown command "rotate"/],
+    [['create', 'project', 'acme', '--add-secret', '--resources', 'species'], /--resources does not apply to create project --add-secret/],
+    [['list', '--add-secret'], /--add-secret does not apply to list/],
+    [['revoke', 'project'], /revoke project needs an id, or --digest/],
+    [['revoke', 'project', '--digest', '4db2'], /--digest takes 8 to 64 hex digits/],
+    [['revoke', 'project', 'acme', '--env', 'production'], /--env does not apply to revoke/],
+    [['revoke', 'project', 'acme', '--kv', 'kv.json'], /unexpected argument "kv.json"/],
     [[], /no command/],
   ])('%j is refused: %s', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(UsageError);
@@ -96,6 +149,14 @@ describe('the command line', () => {
       kv: 'kv.json',
     });
     expect(parseArgs(['revoke', 'token', 'ada'])).toEqual({ action: 'revoke', kind: 'token', id: 'ada' });
+    expect(parseArgs(['revoke', 'project', '--digest', '4DB20630', '--kv', '--env', 'staging'])).toEqual({
+      action: 'revoke',
+      kind: 'project',
+      digest: '4db20630',
+      kv: true,
+      env: 'staging',
+    });
+    expect(parseArgs(['create', 'client', 'ci', '--add-secret', '--file', 'c.json'])).toMatchObject({ addSecret: true, file: 'c.json' });
   });
 });
 
@@ -120,6 +181,7 @@ function credentials(cwd: string, ...argv: string[]) {
   };
 }
 const viaNpm = new Set<string>();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const gateways: GatewayProcess[] = [];
 afterAll(() => Promise.all(gateways.map((g) => g.stop())));
@@ -130,7 +192,7 @@ const start = async (file: string) => {
 };
 
 describe('npm run credentials, end to end', () => {
-  it('creates credentials the real gateway accepts, and a revoked one is refused after a restart', async () => {
+  it('creates credentials the real gateway accepts, and a revoked one is refused without a restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'credentials-cli-'));
     const file = join(dir, 'credentials.json');
     const key = credentials(dir, 'create', 'project', 'acme', '--resources', 'species', '--file', 'credentials.json');
@@ -157,9 +219,11 @@ describe('npm run credentials, end to end', () => {
     const duplicate = credentials(dir, 'create', 'project', 'acme', '--file', 'credentials.json');
     expect(duplicate.status).toBe(2);
     expect(duplicate.stdout, 'no secret for a refused credential').toBe('');
-    expect(duplicate.stderr.trim()).toBe('credentials: project acme already exists: revoke it first, or choose another id (see --help)');
+    expect(duplicate.stderr.trim()).toBe(
+      'credentials: project acme already exists: give it a second secret with --add-secret (rotation), or choose another id (see --help)',
+    );
 
-    let gateway = await start(file);
+    const gateway = await start(file);
     const get = (path: string, authorization: string) => fetch(`${gateway.origin}${path}`, { headers: { Authorization: authorization } });
     expect((await get('/v2/species/ABBA', `ApiKey ${secret}`)).status).toBe(200);
     expect((await get('/v2/genus/Abies', `ApiKey ${secret}`)).status).toBe(403);
@@ -175,10 +239,63 @@ describe('npm run credentials, end to end', () => {
 
     const revoked = credentials(dir, 'revoke', 'project', 'acme', '--file', 'credentials.json');
     expect(revoked.status, revoked.stderr).toBe(0);
-    await gateway.stop();
-    gateway = await start(file);
+    const since = statSync(file).mtimeMs;
+    while ((await get('/v2/species/ABBA', `ApiKey ${secret}`)).status === 200 && Date.now() - since < 5000) await sleep(50);
     expect((await get('/v2/species/ABBA', `ApiKey ${secret}`)).status).toBe(401);
+    expect(Date.now() - since, 'refused within 2 s of the revoke').toBeLessThan(2000);
     expect((await get('/v2/plants/ABBA', `Bearer ${token.stdout.trim()}`)).status, 'other credentials survive').toBe(200);
+  });
+
+  it('rotates a key: --add-secret gives a second one, revoke --digest ends the old one on a running gateway, the new one stays', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credentials-rotate-'));
+    const file = join(dir, 'credentials.json');
+    const old = credentials(dir, 'create', 'project', 'acme', '--resources', 'species', '--file', 'credentials.json');
+    expect(old.status, old.stderr).toBe(0);
+    const gateway = await start(file);
+    const status = async (key: string) => (await fetch(`${gateway.origin}/v2/species/ABBA`, { headers: { Authorization: `ApiKey ${key}` } })).status;
+
+    const added = credentials(dir, 'create', 'project', 'acme', '--add-secret', '--file', 'credentials.json');
+    expect(added.status, added.stderr).toBe(0);
+    expect(added.stderr).toMatch(/added a second secret to project acme \(species\)/);
+    const [oldKey, newKey] = [old.stdout.trim(), added.stdout.trim()];
+    const third = credentials(dir, 'create', 'project', 'acme', '--add-secret', '--file', 'credentials.json');
+    expect([third.status, third.stdout]).toEqual([2, '']);
+    expect(third.stderr).toMatch(/project acme already holds 2 secrets/);
+
+    const rows = credentials(dir, 'list', '--file', 'credentials.json').stdout.trim().split('\n');
+    const oldPrefix = (await sha256Hex(oldKey)).slice(0, 12);
+    expect(rows.map((r) => r.split(/\s+/).slice(0, 3).join(' '))).toEqual([
+      `project acme ${oldPrefix}`,
+      `project acme ${(await sha256Hex(newKey)).slice(0, 12)}`,
+    ]);
+    const since = Date.now();
+    while ((await status(newKey)) !== 200 && Date.now() - since < 5000) await sleep(50);
+    expect([await status(oldKey), await status(newKey)], 'both keys work while callers move').toEqual([200, 200]);
+
+    const revoked = credentials(dir, 'revoke', 'project', 'acme', '--digest', oldPrefix, '--file', 'credentials.json');
+    expect(revoked.status, revoked.stderr).toBe(0);
+    const changed = statSync(file).mtimeMs;
+    while ((await status(oldKey)) === 200 && Date.now() - changed < 5000) await sleep(50);
+    expect(Date.now() - changed, 'the old key refused within 2 s').toBeLessThan(2000);
+    expect([await status(oldKey), await status(newKey)]).toEqual([401, 200]);
+  });
+
+  it('revoke --kv revokes in the file and prints the wrangler commands for KV; without a file it needs the whole digest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credentials-revoke-kv-'));
+    const made = credentials(dir, 'create', 'client', 'edge-ci', '--file', 'credentials.json');
+    expect(made.status, made.stderr).toBe(0);
+    const revoked = credentials(dir, 'revoke', 'client', 'edge-ci', '--kv', '--env', 'production', '--file', 'credentials.json');
+    expect(revoked.status, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toBe('npx wrangler kv key delete "client:edge-ci" --binding CREDENTIALS --env production --remote\n');
+    expect(listCredentials(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')))).toEqual([]);
+
+    const digest = await sha256Hex('some-edge-key');
+    const bare = credentials(dir, 'revoke', 'project', '--digest', digest, '--kv');
+    expect(bare.status, bare.stderr).toBe(0);
+    expect(bare.stdout).toBe(`npx wrangler kv key delete "apikey:${digest}" --binding CREDENTIALS --remote\n`);
+    const short = credentials(dir, 'revoke', 'project', '--digest', digest.slice(0, 12), '--kv');
+    expect(short.status).toBe(2);
+    expect(short.stderr).toMatch(/needs the whole digest/);
   });
 
   it('writes a KV entry for wrangler instead, in the layout of kv:credentials, touching no credential file', async () => {

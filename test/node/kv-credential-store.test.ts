@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
-import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
+import { MemoryCredentialStore, type CredentialDocument } from '../../src/services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
 import { KvCredentialStore, kvEntries, kvOrDemoCredentials, type JsonKeyValue } from '../../src/services/credentials/kv-credential-store';
 
@@ -44,6 +44,21 @@ describe('KvCredentialStore', () => {
     expect(entries.find((e) => e.key === 'client:demo-client')!.value).toContain('"secret_sha256"');
     const everything = JSON.stringify(entries);
     for (const secret of ['demo-project-key', 'demo-client-secret', 'demo-personal-token']) expect(everything).not.toContain(`"${secret}"`);
+  });
+
+  it('keeps a rotated client as one entry holding both secrets, and knows which secret a token names', async () => {
+    const [a, b] = [await sha256Hex('old-secret'), await sha256Hex('new-secret')];
+    const doc: CredentialDocument = { clients: [a, b].map((secret_sha256) => ({ id: 'ci', secret_sha256, resources: ['species'], preview: true })) };
+    const entries = kvEntries(doc);
+    expect(entries.map((e) => e.key)).toEqual(['client:ci']);
+    expect(JSON.parse(entries[0]!.value)).toHaveLength(2);
+    const kv = new KvCredentialStore(kvWith(doc));
+    const memory = new MemoryCredentialStore(doc);
+    expect(await kv.client('ci')).toEqual(memory.client('ci'));
+    expect((await kv.client('ci'))?.secretDigests).toEqual([a, b]);
+    expect(await kv.tokenClient('ci', b.slice(0, 16))).toMatchObject({ kind: 'client', id: 'ci' });
+    expect(await kv.tokenClient('ci', 'f'.repeat(16)), 'a secret the client does not hold').toBeUndefined();
+    expect(await kv.tokenClient('other', b.slice(0, 16))).toBeUndefined();
   });
 
   it('rejects a malformed entry instead of granting access', async () => {

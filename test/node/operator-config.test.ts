@@ -105,10 +105,10 @@ describe('the credential file (CONTRACT section 17)', () => {
       {
         clients: [
           { id: 'ci', secret_sha256: A, resources: '*' },
-          { id: 'ci', secret_sha256: B, resources: '*' },
+          { id: 'ci', secret_sha256: B, resources: ['species'] },
         ],
       },
-      /clients\[1\] \("ci"\) has the same client id as clients\[0\] \("ci"\)/,
+      /clients\[1\] \("ci"\) grants other access than clients\[0\] \("ci"\)/,
     ],
   ])('%j stops start-up naming the entry', (doc, message) => {
     expect(() => parseCredentialDocument(doc)).toThrow(message);

@@ -1,10 +1,11 @@
+import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
 import { RESOURCE_NAMES } from '../../src/core/resources';
 import { ManualClock } from '../../src/services/clock';
 import { PRINCIPAL_SECONDS } from '../../src/services/credentials/cached-credential-store';
-import { KvCredentialStore } from '../../src/services/credentials/kv-credential-store';
+import { KvCredentialStore, kvEntries } from '../../src/services/credentials/kv-credential-store';
 import { buildGateway } from '../../src/worker/gateway';
 import { DEMO, json } from '../suites/client';
 import { gatewayClient, workerClient } from './client';
@@ -73,8 +74,46 @@ describe('credentials from the CREDENTIALS KV namespace', () => {
     const store = new KvCredentialStore(kv);
     expect(await store.client('edge-client')).toEqual({
       principal: { kind: 'client', id: 'edge-client', access: { resources: RESOURCE_NAMES, preview: true } },
-      secretDigest: digest,
+      secretDigests: [digest],
     });
     expect(await store.client('no-such-client')).toBeUndefined();
+  });
+
+  it('refuses the tokens a client holds once its KV entry is deleted and the isolate copy is past its bound', async () => {
+    const clock = new ManualClock(Date.now());
+    const gateway = buildGateway(env, clock);
+    const digests = [await sha256Hex('edge-rotated-old'), await sha256Hex('edge-rotated-new')];
+    // A client in the middle of a rotation: one entry holding both secrets (what kv:credentials writes).
+    const entries = kvEntries({ clients: digests.map((secret_sha256) => ({ id: 'edge-rotated', secret_sha256, resources: '*', preview: true })) });
+    expect(entries).toHaveLength(1);
+    await kv.put(entries[0]!.key, entries[0]!.value);
+    const issue = async (secret: string) => {
+      const request = new Request('https://localhost/oauth/token', {
+        method: 'POST',
+        headers: { Authorization: `Basic ${btoa(`edge-rotated:${secret}`)}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=client_credentials',
+      });
+      return gateway.fetch(request, env, createExecutionContext());
+    };
+    const tokens = [];
+    for (const secret of ['edge-rotated-old', 'edge-rotated-new']) {
+      const res = await issue(secret);
+      expect(res.status, await res.clone().text()).toBe(200);
+      tokens.push(((await res.json()) as { access_token: string }).access_token);
+    }
+    const at = (token: string) => gatewayClient(gateway).get('/v3/species', { Authorization: `Bearer ${token}` });
+    for (const token of tokens) expect((await at(token)).status).toBe(200);
+
+    await kv.delete('client:edge-rotated');
+    // No new token at once (token requests always read KV); held tokens within the principal bound.
+    expect((await issue('edge-rotated-new')).status).toBe(401);
+    clock.advance(PRINCIPAL_SECONDS * 1000 - 1);
+    expect((await at(tokens[1]!)).status).toBe(200);
+    clock.advance(1);
+    for (const token of tokens) {
+      const res = await at(token);
+      expect(res.status).toBe(401);
+      expect((await json(res)).code).toBe('auth/invalidCredential');
+    }
   });
 });

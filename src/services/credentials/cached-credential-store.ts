@@ -23,7 +23,9 @@ interface Held {
  * are kept: an unknown digest reads the store every time, so a key just added works at once and a
  * guess is never answered from memory. A key deleted from the store stops working at most
  * `PRINCIPAL_SECONDS` after the store stops returning it (KV itself takes up to about a minute to
- * propagate a deletion). OAuth clients, read once per token request, are always read. The failure
+ * propagate a deletion), and so do the access tokens of a deleted client (kept like a principal, by
+ * client id and the secret they were issued to). OAuth clients authenticating a token request are
+ * always read, so a client's new secret works at once. The failure
  * throttle runs before any lookup, so a throttled address never reaches this store either.
  */
 export class CachedCredentialStore implements CredentialStore {
@@ -45,6 +47,10 @@ export class CachedCredentialStore implements CredentialStore {
 
   client(clientId: string): Looked<OAuthClient> {
     return this.store.client(clientId);
+  }
+
+  tokenClient(clientId: string, credential: string | undefined): Looked<Principal> {
+    return this.lookup(`token:${clientId}:${credential ?? ''}`, () => this.store.tokenClient(clientId, credential));
   }
 
   private lookup(key: string, read: () => Looked<Principal>): Looked<Principal> {

@@ -17,17 +17,47 @@ export interface Principal {
 
 export interface OAuthClient {
   principal: Principal;
-  secretDigest: string;
+  /** One secret, or two while it is rotated (CONTRACT section 21); all grant the same access. */
+  secretDigests: readonly string[];
 }
 
-/** Looks credentials up by the SHA-256 hex digest of their secret; plaintext is never stored. */
 /** An answer at once (a store in memory), or once a remote store has answered (Workers KV). */
 export type Looked<T> = T | undefined | Promise<T | undefined>;
 
+/** Looks credentials up by the SHA-256 hex digest of their secret; plaintext is never stored. */
 export interface CredentialStore {
   apiKey(digest: string): Looked<Principal>;
   personalToken(digest: string): Looked<Principal>;
   client(clientId: string): Looked<OAuthClient>;
+  /**
+   * The client behind one of its access tokens, while it still holds the secret the token was
+   * issued to (`credential`, see `credentialIdOf`): a revoked client or secret ends its tokens too.
+   */
+  tokenClient(clientId: string, credential: string | undefined): Looked<Principal>;
+}
+
+/** What both grant: a token reaches no further than its claims, nor than its client's access now. */
+export function narrowAccess(a: Access, b: Access): Access {
+  return { resources: a.resources.filter((r) => b.resources.includes(r)), preview: a.preview && b.preview };
+}
+
+/**
+ * Which of a client's secrets a token was issued to: the first 16 hex digits of the secret's
+ * digest (64 bits, enough to tell two secrets apart, too few to stand for the digest).
+ */
+export function credentialIdOf(secretDigest: string): string {
+  return secretDigest.slice(0, 16);
+}
+
+/**
+ * The client's principal when it holds the secret named by `credential`. A token issued before
+ * tokens named their secret carries none: it stands while the client exists, and expires within
+ * the token lifetime anyway.
+ */
+export function holderOf(client: OAuthClient | undefined, credential: string | undefined): Principal | undefined {
+  if (!client) return undefined;
+  if (credential === undefined || client.secretDigests.some((digest) => credentialIdOf(digest) === credential)) return client.principal;
+  return undefined;
 }
 
 /** The JSON document of `CREDENTIALS_FILE` (and of the demo store). */
@@ -47,18 +77,23 @@ export class MemoryCredentialStore implements CredentialStore {
   private readonly keys = new Map<string, Principal>();
   private readonly tokens = new Map<string, Principal>();
   private readonly clients = new Map<string, OAuthClient>();
+  private readonly clientSecrets: number;
 
   constructor(doc: CredentialDocument) {
     for (const p of doc.projects ?? []) this.keys.set(p.key_sha256, { kind: 'project', id: p.id, access: access(p) });
     for (const t of doc.personal_tokens ?? []) this.tokens.set(t.token_sha256, { kind: 'member', id: t.member, access: access(t) });
+    // Two entries of one client id are its two secrets during a rotation.
     for (const c of doc.clients ?? []) {
-      this.clients.set(c.id, { principal: { kind: 'client', id: c.id, access: access(c) }, secretDigest: c.secret_sha256 });
+      const held = this.clients.get(c.id);
+      const secretDigests = [...(held?.secretDigests ?? []), c.secret_sha256];
+      this.clients.set(c.id, { principal: held?.principal ?? { kind: 'client', id: c.id, access: access(c) }, secretDigests });
     }
+    this.clientSecrets = doc.clients?.length ?? 0;
   }
 
-  /** How many credentials of each kind the store holds, for the start-up line. */
+  /** How many credentials (secrets) of each kind the store holds, for the start-up line. */
   counts(): { projects: number; clients: number; personal_tokens: number } {
-    return { projects: this.keys.size, clients: this.clients.size, personal_tokens: this.tokens.size };
+    return { projects: this.keys.size, clients: this.clientSecrets, personal_tokens: this.tokens.size };
   }
 
   apiKey(digest: string): Principal | undefined {
@@ -69,6 +104,9 @@ export class MemoryCredentialStore implements CredentialStore {
   }
   client(clientId: string): OAuthClient | undefined {
     return this.clients.get(clientId);
+  }
+  tokenClient(clientId: string, credential: string | undefined): Principal | undefined {
+    return holderOf(this.clients.get(clientId), credential);
   }
 }
 
@@ -136,10 +174,20 @@ export function parseCredentialDocument(json: unknown, { allowEmpty = false } = 
   parsed.clients.forEach((c, i) => {
     once(`digest:${c.secret_sha256}`, `clients[${i}] (${JSON.stringify(c.id)})`, 'digest');
   });
+  // A client's second secret (rotation) is a second entry with its id: its tokens carry one access.
+  const firstOfClient = new Map<string, [AccessJson, string]>();
   parsed.clients.forEach((c, i) => {
-    once(`client:${c.id}`, `clients[${i}] (${JSON.stringify(c.id)})`, 'client id');
+    const where = `clients[${i}] (${JSON.stringify(c.id)})`;
+    const first = firstOfClient.get(c.id);
+    if (!first) firstOfClient.set(c.id, [c, where]);
+    else if (!sameAccess(first[0], c)) fail(`${where} grants other access than ${first[1]}: the secrets of one client grant the same access`);
   });
   return parsed;
 }
 
 const DOCUMENT_KEYS = ['projects', 'clients', 'personal_tokens'] as const;
+
+function sameAccess(a: AccessJson, b: AccessJson): boolean {
+  const names = (r: AccessJson['resources']) => (r === '*' ? RESOURCE_NAMES : [...r]).slice().sort().join(',');
+  return names(a.resources) === names(b.resources) && (a.preview === true) === (b.preview === true);
+}

@@ -1,5 +1,5 @@
 import type { CredentialDocument, CredentialStore, OAuthClient, Principal } from './credential-store';
-import { MemoryCredentialStore, parseCredentialDocument } from './credential-store';
+import { holderOf, MemoryCredentialStore, parseCredentialDocument } from './credential-store';
 import { DEMO_CREDENTIALS } from './demo-credentials';
 
 /** The part of a key-value namespace the store reads (Workers KV: `get(key, 'json')`). */
@@ -18,6 +18,7 @@ export interface KvEntry {
  *   apikey:<sha256 of the key>      {"id", "resources", "preview"}
  *   pat:<sha256 of the token>       {"member", "resources", "preview"}
  *   client:<client id>              {"id", "secret_sha256", "resources", "preview"}
+ *                                   or, while its secret is rotated, a list of two such objects
  * `resources` is "*" or a list of resource families, as in a CREDENTIALS_FILE.
  */
 
@@ -40,14 +41,24 @@ export class KvCredentialStore implements CredentialStore {
   }
 
   async client(clientId: string): Promise<OAuthClient | undefined> {
-    const value = await this.read(`client:${clientId}`);
-    return value && storeOf({ clients: [{ ...value, id: clientId }] }).client(clientId);
+    const value = await this.read(`client:${clientId}`, { list: true });
+    const secrets = Array.isArray(value) ? value : value && [value];
+    return secrets && storeOf({ clients: secrets.map((secret) => ({ ...secret, id: clientId })) }).client(clientId);
   }
 
-  private async read(key: string): Promise<Record<string, unknown> | undefined> {
+  async tokenClient(clientId: string, credential: string | undefined): Promise<Principal | undefined> {
+    return holderOf(await this.client(clientId), credential);
+  }
+
+  private async read(key: string): Promise<Record<string, unknown> | undefined>;
+  private async read(key: string, options: { list: true }): Promise<Record<string, unknown> | Record<string, unknown>[] | undefined>;
+  private async read(key: string, { list = false } = {}): Promise<Record<string, unknown> | Record<string, unknown>[] | undefined> {
     const value = await this.kv.get(key, 'json');
     if (value === null || value === undefined) return undefined;
-    if (typeof value !== 'object' || Array.isArray(value)) throw new Error(`credential entry ${key.split(':')[0]} must be a JSON object`);
+    const kind = key.split(':')[0];
+    const object = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+    if (list && Array.isArray(value) && value.length > 0 && value.every(object)) return value as Record<string, unknown>[];
+    if (!object(value)) throw new Error(`credential entry ${kind} must be a JSON object${list ? ' or a list of them' : ''}`);
     return value as Record<string, unknown>;
   }
 }
@@ -70,6 +81,13 @@ export function kvEntries(json: unknown): KvEntry[] {
   return [
     ...(doc.projects ?? []).map(({ key_sha256, ...rest }) => entry(`apikey:${key_sha256}`, rest)),
     ...(doc.personal_tokens ?? []).map(({ token_sha256, ...rest }) => entry(`pat:${token_sha256}`, rest)),
-    ...(doc.clients ?? []).map((client) => entry(`client:${client.id}`, client)),
+    ...clientEntries(doc.clients ?? []).map(([id, secrets]) => entry(`client:${id}`, secrets.length === 1 ? secrets[0]! : secrets)),
   ];
+}
+
+/** A client's entries (one, or two while its secret is rotated) under its id, in document order. */
+function clientEntries<T extends { id: string }>(clients: readonly T[]): Array<[string, T[]]> {
+  const byId = new Map<string, T[]>();
+  for (const client of clients) byId.set(client.id, [...(byId.get(client.id) ?? []), client]);
+  return [...byId];
 }
