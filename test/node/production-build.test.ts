@@ -186,3 +186,10 @@ describe('the production build (CONTRACT section 17)', () => {
     expect(refused.output).not.toMatch(/\n\s+at /);
   }, 240_000);
 });
+
+describe('what git keeps out of the repository', () => {
+  it.each(['credentials.json', 'dist/node.js', 'dist-worker/worker.js'])('%s is ignored', (path) => {
+    const ignored = spawnSync('git', ['check-ignore', '--quiet', '--no-index', path], { cwd: ROOT });
+    expect(ignored.status, `${path} is not in .gitignore`).toBe(0);
+  });
+});
