@@ -67,9 +67,14 @@ export function gracefulStop(server: Server, config: ShutdownConfig, deps: StopD
       Math.min(SILENT_GRACE_MS, config.timeoutMs),
     ).unref();
     const deadline = setTimeout(() => {
-      const cut = inFlight.size;
-      deps.log({ level: 'error', message: `stopped after SHUTDOWN_TIMEOUT_MS (${config.timeoutMs} ms) with ${cut} request${cut === 1 ? '' : 's'} cut`, cut });
+      // Requests being answered, and requests whose head was still arriving.
+      const cut = inFlight.size + [...fresh].filter((socket) => socket.bytesRead > 0).length;
       server.closeAllConnections();
+      if (cut === 0) {
+        deps.log({ level: 'info', message: 'stopped: every request in flight was answered' });
+        return deps.exit(0);
+      }
+      deps.log({ level: 'error', message: `stopped after SHUTDOWN_TIMEOUT_MS (${config.timeoutMs} ms) with ${cut} request${cut === 1 ? '' : 's'} cut`, cut });
       deps.exit(1);
     }, config.timeoutMs);
   };

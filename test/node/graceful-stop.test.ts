@@ -222,7 +222,7 @@ describe('graceful stop (CONTRACT section 21)', () => {
     }
   }, 30_000);
 
-  it('a request still in flight at SHUTDOWN_TIMEOUT_MS is cut: exit 1 with one line counting the requests cut', async () => {
+  it('requests still in flight at SHUTDOWN_TIMEOUT_MS (a body or a head still arriving) are cut: exit 1 with one line counting them', async () => {
     const gateway = await startGatewayProcess({ SHUTDOWN_TIMEOUT_MS: '300' }, production);
     try {
       // Announces a body it never finishes sending.
@@ -232,6 +232,10 @@ describe('graceful stop (CONTRACT section 21)', () => {
         body: [TOKEN_BODY.slice(0, 10), TOKEN_BODY.slice(10)],
         pause: 10_000,
       }).catch((err: Error) => err);
+      // Sends part of a request head, never the end of it.
+      const head = connect(Number(new URL(gateway.origin).port), '127.0.0.1');
+      head.on('error', () => {});
+      head.write('GET /v2/species HTTP/1.1\r\nHost: localhost\r\n');
       await new Promise((r) => setTimeout(r, 200));
       const signalled = performance.now();
       gateway.child.kill('SIGTERM');
@@ -243,8 +247,9 @@ describe('graceful stop (CONTRACT section 21)', () => {
       expect(took).toBeLessThan(3000);
       const counting = gateway.lines.filter((l) => l.includes('"cut"'));
       expect(counting, out).toHaveLength(1);
-      expect(JSON.parse(counting[0]!)).toMatchObject({ level: 'error', cut: 1 });
-      expect(counting[0]).toMatch(/SHUTDOWN_TIMEOUT_MS \(300 ms\) with 1 request cut/);
+      expect(JSON.parse(counting[0]!)).toMatchObject({ level: 'error', cut: 2 });
+      expect(counting[0]).toMatch(/SHUTDOWN_TIMEOUT_MS \(300 ms\) with 2 requests cut/);
+      head.destroy();
       expect(await stuck).toBeInstanceOf(Error);
     } finally {
       await gateway.stop();
