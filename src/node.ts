@@ -206,7 +206,7 @@ export function afterNodeResponse(c: Context, task: () => Promise<void>): void {
 
 /**
  * Starts the gateway; with `--check` (`npm run check`) only validates the configuration, the
- * credential file and the dataset as start-up does, prints the start-up summary and returns
+ * credential file and the dataset as start-up does, prints the start-up summary and exits 0
  * without listening, like `nginx -t` (CONTRACT section 21).
  */
 export async function main(argv: readonly string[] = []): Promise<void> {
