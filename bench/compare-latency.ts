@@ -61,7 +61,7 @@ async function load(url: string, seconds: number, pid: number): Promise<Stats> {
 
 const servers: Server[] = [];
 try {
-  const legacy = await startServer('legacy', ['--import', 'tsx', 'bench/legacy-server.ts'], {}, (line) =>
+  const legacy = await startServer('legacy', ['--import', 'tsx', 'bench/legacy-server.ts'], { PORT: '0' }, (line) =>
     line.includes('"legacy listening"') ? JSON.parse(line).url : undefined,
   );
   servers.push(legacy);

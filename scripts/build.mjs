@@ -31,6 +31,7 @@ export const ENTRIES = [
   ['src/node.ts', 'node'],
   ['scripts/kv-credentials.ts', 'kv-credentials'],
   ['scripts/credentials.ts', 'credentials'],
+  ['scripts/report.ts', 'report'],
 ];
 
 /** Everything a bundle is made from: a change to any of these makes dist/ stale. */

@@ -17,14 +17,22 @@ import { DEMO_CREDENTIALS } from '../src/services/credentials/demo-credentials';
 import { fromCommandLine, writeFileAtomic } from './credentials/files';
 import { kvBulkJson } from './credentials/kv-bulk';
 
-const USAGE = 'usage: npm run kv:credentials -- <credentials.json | --demo> [--out FILE]';
+const USAGE = `usage: npm run kv:credentials -- <credentials.json | --demo> [--out FILE]
+Writes the credential file's entries (digests only) as input for \`wrangler kv bulk put\`:
+to FILE with --out, else to standard output. --demo: the bundled demo credentials.`;
 
 export function main(argv: readonly string[]): number {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.error(USAGE);
+    return 0;
+  }
   const args = [...argv];
   const at = args.indexOf('--out');
   const out = at >= 0 ? args.splice(at, 2)[1] : undefined;
   const [file, ...rest] = args;
-  if (!file || rest.length > 0 || (at >= 0 && !out)) {
+  // An option it does not know is a mistake, never a file name.
+  const unknown = file !== '--demo' && file?.startsWith('-');
+  if (!file || unknown || rest.length > 0 || (at >= 0 && !out)) {
     console.error(USAGE);
     return 2;
   }

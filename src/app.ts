@@ -21,7 +21,7 @@ export function createApp(config: Config, services: Services): Hono<AppEnv> {
   // The policies, in the order every request meets them (one list: src/policies/index.ts).
   for (const policy of policies(config, services, versions, onError)) app.use(policy);
 
-  app.route('/', healthRoutes(services));
+  app.route('/', healthRoutes(services, config));
   app.route('/', oauthTokenRoute(config, services));
   app.route('/', descriptionRoutes(config, versions));
   app.route('/', docsRoutes(versions, services.docsAssets));

@@ -26,6 +26,15 @@ export interface Config {
   /** Shares rate limits and failure throttles between Node instances; unset: per process. */
   redisUrl: string | undefined;
   hostile: HostileInputConfig;
+  shutdown: ShutdownConfig;
+}
+
+/** Graceful stop on Node (CONTRACT section 21). */
+export interface ShutdownConfig {
+  /** How long the listener keeps accepting after the signal, while `/readyz` already says 503. */
+  delayMs: number;
+  /** How long requests in flight may take to finish once the listener has closed. */
+  timeoutMs: number;
 }
 
 /** Defences against hostile input and abuse (CONTRACT section 18). */
@@ -210,6 +219,10 @@ export function parseConfig(vars: ConfigVars): Config {
       keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS', 5000, 1),
       maxConnections: int('MAX_CONNECTIONS', 10_000, 1),
     },
+    shutdown: {
+      delayMs: int('SHUTDOWN_DELAY_MS', 0, 0),
+      timeoutMs: int('SHUTDOWN_TIMEOUT_MS', 30_000, 0),
+    },
   };
 }
 
@@ -229,15 +242,42 @@ function upstreamBase(base: string | undefined): string | undefined {
   );
 }
 
+/** Below this many bytes a signing secret can be guessed offline from one token (RFC 7518 3.2: at least the hash's size). */
+export const MIN_SIGNING_SECRET_BYTES = 32;
+
 /** Settings that are valid but deserve a line at start-up (an entry logs them as warnings). */
 export function configWarnings(config: Config, now: number): string[] {
   const warnings: string[] = [];
   if (config.v1Sunset <= now) warnings.push(`V1_SUNSET (${new Date(config.v1Sunset).toISOString()}) has passed: every v1 request is answered 410.`);
+  if (config.httpsRedirectUntil <= now) {
+    warnings.push(
+      `HTTPS_REDIRECT_UNTIL (${new Date(config.httpsRedirectUntil).toISOString()}) has passed: plain HTTP is refused with 426, not redirected (set a later HTTPS_REDIRECT_UNTIL to keep redirecting, and TRUST_PROXY=true behind a TLS proxy).`,
+    );
+  }
+  const secretBytes = config.tokenSigningSecret === undefined ? undefined : new TextEncoder().encode(config.tokenSigningSecret).length;
+  if (secretBytes !== undefined && secretBytes < MIN_SIGNING_SECRET_BYTES) {
+    warnings.push(
+      `TOKEN_SIGNING_SECRET is ${secretBytes} bytes: a secret shorter than ${MIN_SIGNING_SECRET_BYTES} bytes can be guessed from a token, and whoever guesses it can sign tokens; use ${MIN_SIGNING_SECRET_BYTES} random bytes (openssl rand -base64 32).`,
+    );
+  }
   return warnings;
 }
 
-/** The configuration with secrets masked, for the start-up log line. */
-export function describeConfig(config: Config): Record<string, unknown> {
+/** Settings only the Node entry reads: the Workers start-up line leaves them out. */
+const NODE_ONLY = ['port', 'host', 'credentialsFile', 'redisUrl', 'shutdown'] as const;
+const NODE_ONLY_HOSTILE = ['headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs', 'maxConnections'] as const;
+
+/** The configuration with secrets masked, for the start-up log line; on Workers without the Node-only settings. */
+export function describeConfig(config: Config, runtime: 'node' | 'workers' = 'node'): Record<string, unknown> {
+  const described = describeAll(config);
+  if (runtime === 'node') return described;
+  for (const name of NODE_ONLY) delete described[name];
+  const hostile: Record<string, unknown> = { ...config.hostile };
+  for (const name of NODE_ONLY_HOSTILE) delete hostile[name];
+  return { ...described, hostile };
+}
+
+function describeAll(config: Config): Record<string, unknown> {
   return {
     ...config,
     upstreamAuthorization: config.upstreamAuthorization ? '[set]' : undefined,

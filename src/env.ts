@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { Config } from './config';
 import type { LegacyBackend } from './migration/legacy-client';
+import type { Lifecycle } from './services/lifecycle';
 import type { Clock } from './services/clock';
 import type { DocsAssets } from './openapi/docs-page';
 import type { ConnectionFacts } from './services/connection';
@@ -38,6 +39,8 @@ export interface Services {
   afterResponse(c: Context<AppEnv>, task: () => Promise<void>): void;
   /** The docs page's scripts and styles, from an npm package the entry bundles; absent: no `/docs`. */
   docsAssets?: DocsAssets;
+  /** Whether the process is stopping (Node's graceful stop); absent: it never stops on its own. */
+  lifecycle?: Lifecycle;
 }
 
 /** Where and how the caller's credential arrived, for the log (`apiKey`, `bearer`, `v1:query`, ...). */

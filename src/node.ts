@@ -12,12 +12,14 @@ import { pathToFileURL } from 'node:url';
 import { createApp } from './app';
 import { liveCredentials } from './node/credential-reload';
 import { createGatewayServer } from './node/http-server';
+import { gracefulStop, listenForStop } from './node/shutdown';
 import { ConfigError, configWarnings, describeConfig, parseConfig, type Config } from './config';
 import type { Dataset } from './core/records';
 import type { DocsAssets } from './openapi/docs-page';
 import { BundledSource } from './services/bundled/bundled-source';
 import { fileContainerStore, type SectionStore } from './services/bundled/compiled/store';
 import { systemClock } from './services/clock';
+import { stoppableLifecycle } from './services/lifecycle';
 import type { ConnectionInfo } from './services/connection';
 import type { LogLine } from './env';
 import { assembleServices, randomSecret } from './services/index';
@@ -189,7 +191,18 @@ export function afterNodeResponse(c: Context, task: () => Promise<void>): void {
   (c.env as HttpBindings).outgoing.once('close', () => setImmediate(() => void task()));
 }
 
-export async function main(): Promise<void> {
+/**
+ * Starts the gateway; with `--check` (`npm run check`) only validates the configuration, the
+ * credential file and the dataset as start-up does, prints the start-up summary and exits 0
+ * without listening, like `nginx -t` (CONTRACT section 21).
+ */
+export async function main(argv: readonly string[] = []): Promise<void> {
+  const unknown = argv.find((arg) => arg !== '--check');
+  if (unknown !== undefined) {
+    console.error(`${JSON.stringify(unknown)} is not an option: the gateway takes only --check (validate and print the start-up summary without listening)`);
+    process.exit(2);
+  }
+  const check = argv.includes('--check');
   const started = performance.now();
   const config = parseConfig(process.env);
   if (!config.tokenSigningSecret) warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-process secret.');
@@ -199,10 +212,12 @@ export async function main(): Promise<void> {
   const log = batchedStdoutLog();
   const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log });
   // REDIS_URL shares rate limits and failure throttles between instances; unset, they are per process.
-  const rateLimiter = config.redisUrl ? await redisRateLimiter(config.redisUrl, systemClock, log) : undefined;
+  // The check connects to nothing: it validates what this process reads.
+  const rateLimiter = config.redisUrl && !check ? await redisRateLimiter(config.redisUrl, systemClock, log) : undefined;
   // The credential file is read again on SIGHUP and when it changes (src/node/credential-reload.ts).
   const credentials = liveCredentials(config.credentialsFile, { log, warn });
   process.on('SIGHUP', () => credentials.reload('SIGHUP'));
+  const lifecycle = stoppableLifecycle();
   const services = assembleServices(config, {
     source,
     credentials: credentials.store,
@@ -214,26 +229,31 @@ export async function main(): Promise<void> {
     afterResponse: afterNodeResponse,
     docsAssets: nodeDocsAssets(),
     rateLimiter,
+    lifecycle,
   });
   const app = createApp(config, services);
+  const summary = () => ({
+    mode: bundled ? 'bundled' : 'upstream',
+    records: bundled?.counts(),
+    credentials: { source: config.credentialsFile ? 'CREDENTIALS_FILE' : 'demo', ...credentials.store.counts() },
+    startup_ms: Math.round(performance.now() - started),
+    config: describeConfig(config),
+  });
+  if (check) {
+    console.log(
+      JSON.stringify({ level: 'info', message: 'check passed: the gateway would start (not listening)', host: config.host, port: config.port, ...summary() }),
+    );
+    // Whatever the services started (timers, watchers) must not keep a check running.
+    process.exit(0);
+  }
 
   // Node's limits and the answers to what its HTTP layer refuses: src/node/http-server.ts.
   const server = createGatewayServer(app.fetch, config, { log, clock: systemClock });
+  // SIGTERM/SIGINT: readiness 503, drain, exit (src/node/shutdown.ts).
+  listenForStop(gracefulStop(server, config.shutdown, { lifecycle, log, exit: (code) => process.exit(code) }).stop);
   server.listen(config.port, config.host, () => {
     const info = server.address() as AddressInfo;
-    console.log(
-      JSON.stringify({
-        level: 'info',
-        message: 'gateway listening',
-        host: info.address,
-        port: info.port,
-        mode: bundled ? 'bundled' : 'upstream',
-        records: bundled?.counts(),
-        credentials: { source: config.credentialsFile ? 'CREDENTIALS_FILE' : 'demo', ...credentials.store.counts() },
-        startup_ms: Math.round(performance.now() - started),
-        config: describeConfig(config),
-      }),
-    );
+    console.log(JSON.stringify({ level: 'info', message: 'gateway listening', host: info.address, port: info.port, ...summary() }));
   });
 
   server.once('error', (err: NodeJS.ErrnoException) => {
@@ -242,20 +262,11 @@ export async function main(): Promise<void> {
     console.error(line.message);
     process.exit(1);
   });
-
-  // Drain in-flight requests on SIGTERM/SIGINT, then exit.
-  const shutdown = (signal: string) => {
-    console.log(JSON.stringify({ level: 'info', message: `${signal}: draining` }));
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(1), 10_000).unref();
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
 // Started as a program (`npm start`), not imported (tests import `nodeConnection`).
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  main().catch((err: unknown) => {
+  main(process.argv.slice(2)).catch((err: unknown) => {
     // A bad setting stops start-up with one line naming the variable, never a stack or a secret.
     if (!(err instanceof ConfigError)) throw err;
     console.error(err.message);

@@ -24,8 +24,8 @@ export interface Repository {
   scripts: Record<string, string>;
 }
 
-/** npm scripts whose documented commands run here: quick, offline, writing only the files they name. */
-const RUNNABLE_SCRIPTS = new Set(['credentials', 'kv:credentials', 'report']);
+/** npm scripts whose documented commands run here: quick, offline, writing only the files they name (`check` writes none). */
+const RUNNABLE_SCRIPTS = new Set(['credentials', 'kv:credentials', 'report', 'check']);
 /** Tools run through npx that the checker runs (against its own gateway). */
 const RUNNABLE_TOOLS = new Set(['openapi-typescript']);
 /** Programs that only read, print or transform text. */
@@ -49,7 +49,7 @@ const NEUTRAL = new Set([
   '[',
 ]);
 /** Folders of the repository: a word starting with one of them is a path that must exist. */
-export const SOURCE_FOLDERS = ['src', 'scripts', 'docs', 'test', 'bench', 'fixtures', '.ci'];
+export const SOURCE_FOLDERS = ['src', 'scripts', 'docs', 'test', 'bench', 'fixtures', 'deploy', '.ci'];
 const LOCAL_URL = /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?(\/|$)/;
 const ONLINE_WRANGLER = /^(deploy|secret|login|logout|tail|whoami|kv namespace|kv key put|d1|r2)/;
 

@@ -15,8 +15,12 @@ export interface RunOutcome {
 
 /** How long one file's commands may take together. */
 const FILE_TIMEOUT_MS = 90_000;
-/** What the repository gives a scratch copy: the sources are linked, so documented relative paths land in the scratch directory. */
-const LINKED = ['node_modules', 'src', 'scripts', 'fixtures', 'generated', 'tsconfig.json'];
+/**
+ * What the repository gives a scratch copy: the sources are linked, so documented relative paths
+ * land in the scratch directory. `dist/` too, where `npm run check` finds what its `precheck`
+ * (scripts/build.mjs, which resolves the repository through the link) built.
+ */
+const LINKED = ['node_modules', 'src', 'scripts', 'fixtures', 'generated', 'dist', 'tsconfig.json'];
 
 /** The environment of a fresh shell: none of npm's variables, none of the gateway's own settings. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -140,6 +144,7 @@ export async function runCommands(root: string, commands: RunnableCommand[], gat
   if (commands.length === 0) return [];
   const scratch = mkdtempSync(join(tmpdir(), 'check-docs-'));
   try {
+    mkdirSync(join(root, 'dist'), { recursive: true });
     for (const name of LINKED) if (existsSync(join(root, name))) symlinkSync(join(root, name), join(scratch, name));
     copyFileSync(join(root, 'package.json'), join(scratch, 'package.json'));
     mkdirSync(join(scratch, '.curl'));

@@ -5,6 +5,8 @@ import type { Clock } from '../services/clock';
 import { MAX_BODY_BYTES } from '../services/upstream/client';
 import { readBounded } from '../services/upstream/io';
 import { failure, Resilience, unavailable, type Failure } from '../services/upstream/resilience';
+import type { Readiness } from '../services/record-source';
+import { ApiError } from '../errors/api-error';
 
 /** What the legacy backend answered: a v1 body (a record, a page, or `{statusCode, message}`). */
 export interface LegacyAnswer {
@@ -17,7 +19,12 @@ export interface LegacyAnswer {
 export interface LegacyBackend {
   /** `target` is a path and query below `LEGACY_V1_URL` (`/species?q=oak`). Throws upstream ApiErrors. */
   get(target: string, ctx: { requestId: string }): Promise<LegacyAnswer>;
+  /** Whether it answers now, with the gateway's credential (for `/readyz` while it answers v1). */
+  ready?(ctx: { requestId: string }): Promise<Readiness>;
 }
+
+/** What readiness asks the legacy backend: the first page of the one collection every v1 backend serves. */
+const PROBE_TARGET = '/species';
 
 /** The 4xx answers that are the backend's own v1 answer to the request; other statuses are failures. */
 const ANSWERS: ReadonlySet<number> = new Set([200, 400, 404, 405, 410, 422]);
@@ -29,6 +36,7 @@ const ANSWERS: ReadonlySet<number> = new Set([200, 400, 404, 405, 410, 422]);
  */
 export class LegacyClient implements LegacyBackend {
   private readonly resilience: Resilience;
+  private checking: Promise<Readiness> | undefined;
 
   constructor(
     private readonly options: {
@@ -45,6 +53,23 @@ export class LegacyClient implements LegacyBackend {
 
   get(target: string, ctx: { requestId: string }): Promise<LegacyAnswer> {
     return this.resilience.call((deadline) => this.attempt(target, ctx, deadline), { requestId: ctx.requestId, path: target }, this.options.tuning.retries);
+  }
+
+  /** One call without retry, coalesced: an unreachable backend, or one refusing `LEGACY_V1_AUTHORIZATION`, is not ready. */
+  ready(ctx: { requestId: string }): Promise<Readiness> {
+    this.checking ??= this.check(ctx).finally(() => (this.checking = undefined));
+    return this.checking;
+  }
+
+  private async check(ctx: { requestId: string }): Promise<Readiness> {
+    let problem: string | undefined;
+    try {
+      const answer = await this.resilience.call((deadline) => this.attempt(PROBE_TARGET, ctx, deadline), { requestId: ctx.requestId, path: PROBE_TARGET }, 0);
+      if (answer.status !== 200) problem = `answered ${answer.status} for ${PROBE_TARGET}`;
+    } catch (err) {
+      problem = err instanceof ApiError ? err.code : 'svc/internalError';
+    }
+    return { ready: !problem, report: { legacy: { reachable: !problem, breaker: this.resilience.breaker.state, ...(problem ? { problem } : {}) } } };
   }
 
   private async attempt(target: string, ctx: { requestId: string }, deadline: AbortSignal): Promise<LegacyAnswer | Failure> {

@@ -6,6 +6,7 @@ import type { Clock } from './clock';
 import { systemClock } from './clock';
 import type { DocsAssets } from '../openapi/docs-page';
 import { signalGone, urlConnection, type ClientGone, type ConnectionFacts } from './connection';
+import type { Lifecycle } from './lifecycle';
 import type { CredentialStore } from './credentials/credential-store';
 import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
 import type { RateLimiter } from './rate-limiter';
@@ -31,6 +32,8 @@ export interface ServiceParts {
   afterResponse?: Services['afterResponse'];
   /** The docs page's assets, loaded by the entry (Node: from node_modules; Workers: bundled). */
   docsAssets?: DocsAssets;
+  /** Node's graceful stop switches it to stopping; `/readyz` reads it. */
+  lifecycle?: Lifecycle;
   /**
    * Used when `TOKEN_SIGNING_SECRET` is unset; the entry supplies a random one and warns. A
    * function is called on first use (the Workers global scope may not draw random values).
@@ -58,6 +61,7 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     legacy: parts.legacy ?? createLegacyClient(config, { clock, log }),
     afterResponse: parts.afterResponse ?? ((_c, task) => void setTimeout(() => void task(), 0)),
     ...(parts.docsAssets ? { docsAssets: parts.docsAssets } : {}),
+    ...(parts.lifecycle ? { lifecycle: parts.lifecycle } : {}),
   };
 }
 

@@ -68,7 +68,13 @@ function edgeServices(env: Env, config: Config, clock: Clock) {
     fallbackSigningSecret: randomSecret,
     docsAssets: workerDocsAssets,
   });
-  consoleLog({ level: 'info', message: 'gateway ready', mode: bundled ? 'bundled' : 'upstream', records: bundled?.counts(), config: describeConfig(config) });
+  consoleLog({
+    level: 'info',
+    message: 'gateway ready',
+    mode: bundled ? 'bundled' : 'upstream',
+    records: bundled?.counts(),
+    config: describeConfig(config, 'workers'),
+  });
   return services;
 }
 

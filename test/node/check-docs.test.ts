@@ -9,7 +9,7 @@ import { pipelineStatus } from '../../scripts/check-docs/run';
 import { segments } from '../../scripts/check-docs/shell';
 import { ROOT } from '../support/gateway-process';
 
-const repo: Repository = { root: ROOT, scripts: { start: 'x', test: 'x', credentials: 'x', report: 'x', 'dev:worker': 'x' } };
+const repo: Repository = { root: ROOT, scripts: { start: 'x', test: 'x', credentials: 'x', report: 'x', check: 'x', 'dev:worker': 'x' } };
 const command = (text: string, online = false): DocCommand => ({ file: 'doc.md', line: 1, text, online, block: 0 });
 
 describe('reading the docs', () => {
@@ -76,6 +76,8 @@ describe('classifying a documented command', () => {
     ['SECRET=$(npm run --silent credentials -- create project a --file c.json)', 'run', []],
     ["curl -s http://localhost:8787/v2/species | jq '.data[0]'", 'run', []],
     ['npm start', 'start', []],
+    ['npm run check', 'run', []],
+    ['sudo cp deploy/no-such.service /etc/systemd/system/', 'static', ['deploy/no-such.service does not exist']],
     ['PORT=8788 npm start', 'start', []],
     ['npm ci && npm start', 'static', []],
     ['npm run dev:worker -- --port 8788', 'static', []],

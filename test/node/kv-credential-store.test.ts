@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,5 +94,17 @@ describe('scripts/kv-credentials.ts', () => {
 
     expect(JSON.parse(run(good))).toEqual(kvEntries(DEMO_CREDENTIALS));
     expect(() => run(bad)).toThrow(/projects\[0\]\.key_sha256 must be a SHA-256 hex digest/);
+  });
+
+  it('answers --help with its usage, and refuses an option it does not know, reading no file of that name', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/kv-credentials.ts', ...args], { encoding: 'utf8' });
+    const help = run('--help');
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stderr).toMatch(/^usage: npm run kv:credentials -- <credentials\.json \| --demo> \[--out FILE\]/);
+    expect(help.stdout).toBe('');
+    const unknown = run('--bogus');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/^usage:/);
+    expect(unknown.stderr).not.toMatch(/ENOENT|no such file/);
   });
 });

@@ -38,11 +38,55 @@ describe('dates in configuration are RFC 3339 with an explicit offset (CONTRACT 
   });
 
   it('starts after the sunset with a warning line (v1 then answers 410)', () => {
-    const config = parseConfig({ V1_SUNSET: '2027-07-31T00:00:00Z' });
+    const config = parseConfig({ V1_SUNSET: '2027-07-31T00:00:00Z', HTTPS_REDIRECT_UNTIL: '2028-01-01T00:00:00Z' });
     expect(configWarnings(config, Date.parse('2027-07-30T23:59:59Z'))).toEqual([]);
     const [warning, ...more] = configWarnings(config, Date.parse('2027-07-31T00:00:00Z'));
     expect(more).toEqual([]);
     expect(warning).toMatch(/^V1_SUNSET \(2027-07-31T00:00:00.000Z\) has passed: every v1 request is answered 410/);
+  });
+
+  it('warns when HTTPS_REDIRECT_UNTIL, the default included, has passed (plain HTTP is then refused with 426)', () => {
+    const byDefault = parseConfig({});
+    expect(configWarnings(byDefault, Date.parse('2026-08-30T23:59:59Z'))).toEqual([]);
+    const [warning, ...more] = configWarnings(byDefault, Date.parse('2026-08-31T00:00:00Z'));
+    expect(more).toEqual([]);
+    expect(warning).toMatch(/^HTTPS_REDIRECT_UNTIL \(2026-08-31T00:00:00.000Z\) has passed: plain HTTP is refused with 426/);
+  });
+
+  it('warns of a TOKEN_SIGNING_SECRET shorter than 32 bytes, never printing it', () => {
+    const at = Date.parse('2026-01-01T00:00:00Z');
+    const [warning, ...more] = configWarnings(parseConfig({ TOKEN_SIGNING_SECRET: 'abc' }), at);
+    expect(more).toEqual([]);
+    expect(warning).toMatch(/^TOKEN_SIGNING_SECRET is 3 bytes: a secret shorter than 32 bytes/);
+    expect(warning).not.toContain('abc');
+    expect(configWarnings(parseConfig({ TOKEN_SIGNING_SECRET: 'k'.repeat(32) }), at)).toEqual([]);
+    // Bytes, not characters: 16 two-byte characters are 32 bytes.
+    expect(configWarnings(parseConfig({ TOKEN_SIGNING_SECRET: 'é'.repeat(16) }), at)).toEqual([]);
+  });
+
+  it('describes the configuration for Workers without the settings only Node reads', () => {
+    const config = parseConfig({ CREDENTIALS_FILE: '/etc/gateway/credentials.json', REDIS_URL: 'redis://127.0.0.1:6379' });
+    const node = describeConfig(config);
+    expect(node).toMatchObject({ port: 8787, host: '0.0.0.0', shutdown: { delayMs: 0, timeoutMs: 30_000 }, hostile: { maxConnections: 10_000 } });
+    const workers = describeConfig(config, 'workers');
+    for (const name of ['port', 'host', 'credentialsFile', 'redisUrl', 'shutdown']) expect(workers, name).not.toHaveProperty(name);
+    expect(Object.keys(workers.hostile as object).sort()).toEqual(['authFailuresPerMinute', 'publicHosts']);
+    expect(workers).toMatchObject({ serviceName: 'botanical', rateLimitPerMinute: 120 });
+  });
+});
+
+describe('SHUTDOWN_DELAY_MS and SHUTDOWN_TIMEOUT_MS', () => {
+  it('default to 0 and 30000 and take whole milliseconds', () => {
+    expect(parseConfig({}).shutdown).toEqual({ delayMs: 0, timeoutMs: 30_000 });
+    expect(parseConfig({ SHUTDOWN_DELAY_MS: '5000', SHUTDOWN_TIMEOUT_MS: '0' }).shutdown).toEqual({ delayMs: 5000, timeoutMs: 0 });
+  });
+
+  it.each([
+    ['SHUTDOWN_DELAY_MS', '5s'],
+    ['SHUTDOWN_TIMEOUT_MS', '-1'],
+    ['SHUTDOWN_TIMEOUT_MS', '1.5'],
+  ])('%s=%s stops start-up naming it', (name, value) => {
+    expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} must be a whole number`));
   });
 });
 

@@ -1,5 +1,17 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -33,7 +45,12 @@ function cloneLike(): string {
   return dir;
 }
 
-const npm = (cwd: string, ...args: string[]) => spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_PATH: '' } });
+const npm = (cwd: string, ...args: string[]) => npmWith({}, cwd, ...args);
+const npmWith = (env: Record<string, string>, cwd: string, ...args: string[]) =>
+  spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_PATH: '', CREDENTIALS_FILE: '', ...env } });
+
+/** The bundles `npm run build` makes, each with its source map, and the stamp saying they are complete. */
+const SHIPPED_BUNDLES = ['node', 'credentials', 'kv-credentials', 'report'];
 
 /** `npm start` in `cwd` on a free port: its output until it listens (or exits), and the port. */
 function npmStart(cwd: string): Promise<{ port?: number; code?: number | null; output: string; child: ChildProcess }> {
@@ -98,6 +115,11 @@ describe('the production build (CONTRACT section 17)', () => {
 
     const build = npm(copy, 'run', 'build');
     expect(build.status, build.stderr).toBe(0);
+    // Exactly what the README says to ship in dist/, and nothing of the Workers build.
+    expect(readdirSync(join(copy, 'dist')).sort()).toEqual(['build.json', ...SHIPPED_BUNDLES.flatMap((b) => [`${b}.js`, `${b}.js.map`])].sort());
+    const production = readFileSync(join(copy, 'README.md'), 'utf8').split('## Production on Node')[1]!.split('\n## ')[0]!;
+    for (const bundle of SHIPPED_BUNDLES) expect(production, `README's Production on Node names dist/${bundle}.js`).toContain(`dist/${bundle}.js`);
+    expect(JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')).scripts['build:worker']).not.toMatch(/--outdir dist(\s|$)/);
     const bundle = readFileSync(join(copy, 'dist/node.js'), 'utf8');
     const dependencies = Object.keys(JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')).dependencies);
     expect(importedPackages(bundle).length).toBeGreaterThan(0);
@@ -119,6 +141,41 @@ describe('the production build (CONTRACT section 17)', () => {
     expect(await speciesStatus(prod.port!)).toBe(200);
     // Nothing compiled at start-up: neither the dataset nor the code.
     expect(prod.output).not.toMatch(/compil|built dist/);
+
+    // Every operator command the README names runs without the development tools, and answers --help.
+    for (const [script, usage] of [
+      ['credentials', /usage:\n\s+npm run credentials -- create project/],
+      ['kv:credentials', /^usage: npm run kv:credentials --/],
+      ['report', /^usage: npm run report --/],
+    ] as const) {
+      const help = npm(copy, 'run', '--silent', script, '--', '--help');
+      expect(help.status, `${script} --help: ${help.stderr}`).toBe(0);
+      expect(help.stderr).toMatch(usage);
+    }
+    const created = npm(copy, 'run', '--silent', 'credentials', '--', 'create', 'project', 'acme', '--file', 'prod-credentials.json');
+    expect(created.status, created.stderr).toBe(0);
+    const secret = created.stdout.trim();
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const listed = npm(copy, 'run', '--silent', 'credentials', '--', 'list', '--file', 'prod-credentials.json');
+    expect(listed.stdout, listed.stderr).toMatch(/^project\s+acme\s/m);
+    const kv = npm(copy, 'run', '--silent', 'kv:credentials', '--', 'prod-credentials.json', '--out', 'prod-kv.json');
+    expect(kv.status, kv.stderr).toBe(0);
+    expect(readFileSync(join(copy, 'prod-kv.json'), 'utf8')).not.toContain(secret);
+    writeFileSync(
+      join(copy, 'prod-gateway.log'),
+      `${JSON.stringify({ level: 'info', time: '2026-01-01T00:00:00Z', request_id: 'r1', method: 'GET', path: '/v1/species', version: 'v1', route: '/species', status: 200, subject: 'project:acme', credential: 'v1:query' })}\n`,
+    );
+    const report = npm(copy, 'run', '--silent', 'report', '--', '--json', 'prod-gateway.log');
+    expect(report.status, report.stderr).toBe(0);
+    expect(JSON.stringify(JSON.parse(report.stdout))).toContain('acme');
+
+    // `npm run check` validates as start-up would, without listening (the running gateway holds the port).
+    const checked = npmWith({ CREDENTIALS_FILE: 'prod-credentials.json', PORT: String(prod.port), HOST: '127.0.0.1' }, copy, 'run', '--silent', 'check');
+    expect(checked.status, checked.stdout + checked.stderr).toBe(0);
+    expect(checked.stdout).toMatch(/"check passed: the gateway would start \(not listening\)".*"credentials":\{"source":"CREDENTIALS_FILE","projects":1/);
+    const broken = npmWith({ CREDENTIALS_FILE: 'prod-gateway.log' }, copy, 'run', '--silent', 'check');
+    expect(broken.status).toBe(1);
+    expect(broken.stderr.trim()).toMatch(/^Invalid configuration: CREDENTIALS_FILE \(prod-gateway\.log\) could not be loaded: [^\n]+$/);
     stop(prod.child);
 
     rmSync(join(copy, 'dist'), { recursive: true });
@@ -127,5 +184,12 @@ describe('the production build (CONTRACT section 17)', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.output).toMatch(/dist\/node\.js.*missing.*`npm ci && npm run build`/);
     expect(refused.output).not.toMatch(/\n\s+at /);
-  }, 120_000);
+  }, 240_000);
+});
+
+describe('what git keeps out of the repository', () => {
+  it.each(['credentials.json', 'dist/node.js', 'dist-worker/worker.js'])('%s is ignored', (path) => {
+    const ignored = spawnSync('git', ['check-ignore', '--quiet', '--no-index', path], { cwd: ROOT });
+    expect(ignored.status, `${path} is not in .gitignore`).toBe(0);
+  });
 });

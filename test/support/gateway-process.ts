@@ -8,17 +8,29 @@ export interface GatewayProcess {
   /** Every line it wrote so far, stdout and stderr. */
   lines: string[];
   child: ChildProcess;
+  /** How it ended, once its output is all read: its exit code, or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 }
 
-/** Starts `src/node.ts` as a real process on a free loopback port; resolves once it listens. */
-export function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
+/** The sources through tsx: what tests start unless they need the production command. */
+const FROM_SOURCES = [process.execPath, '--import', 'tsx', 'src/node.ts'];
+
+/**
+ * Starts the gateway as a real process on a free loopback port (by default `src/node.ts`; `command`
+ * is another command line, run in the repository root); resolves once it listens.
+ */
+export function startGatewayProcess(env: Record<string, string>, command: readonly string[] = FROM_SOURCES): Promise<GatewayProcess> {
+  const [program, ...args] = command;
+  const child = spawn(program!, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -32,7 +44,7 @@ export function startGatewayProcess(env: Record<string, string>): Promise<Gatewa
       lines.push(line);
       if (!line.includes('gateway listening')) return;
       clearTimeout(timer);
-      resolve({ origin: `http://127.0.0.1:${JSON.parse(line).port}`, lines, child, stop });
+      resolve({ origin: `http://127.0.0.1:${JSON.parse(line).port}`, lines, child, exited, stop });
     });
     child.on('exit', (code) => {
       clearTimeout(timer);

@@ -159,10 +159,10 @@ async function answer(
 }
 
 /**
- * Starts the legacy backend on a free loopback port. `memo` keeps every answer by URL, so that a
+ * Starts the legacy backend on a loopback port (`port`, else a free one). `memo` keeps every answer by URL, so that a
  * benchmark measures the gateway rather than this stand-in (which shares the machine).
  */
-export async function legacyV1(options: { memo?: boolean } = {}): Promise<LegacyV1> {
+export async function legacyV1(options: { memo?: boolean; port?: number } = {}): Promise<LegacyV1> {
   const memo = new Map<string, Promise<{ status: number; body: unknown; lastModified?: string }>>();
   const legacy = { seen: [], inject: new Set(), fault: undefined } as unknown as LegacyV1;
   let origin = '';
@@ -187,7 +187,7 @@ export async function legacyV1(options: { memo?: boolean } = {}): Promise<Legacy
           : send(500, { statusCode: 500, message: 'Internal Server Error' }),
       );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port ?? 0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   legacy.url = origin + LEGACY_BASE_PATH;
   legacy.close = () =>

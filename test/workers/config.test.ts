@@ -77,6 +77,11 @@ describe('configuration from the bindings', () => {
     const ready = logged.find((l) => l.includes('"gateway ready"'));
     expect(ready, logged.join('\n')).toBeDefined();
     expect(JSON.parse(ready!).config).toMatchObject({ serviceName: 'edge-test', tokenSigningSecret: '[set]', upstreamAuthorization: '[set]' });
+    // Settings only Node reads are not reported as if they applied here.
+    const shown = JSON.parse(ready!).config;
+    for (const name of ['port', 'host', 'credentialsFile', 'redisUrl', 'shutdown']) expect(shown, name).not.toHaveProperty(name);
+    expect(shown.hostile).not.toHaveProperty('headersTimeoutMs');
+    expect(shown.hostile).not.toHaveProperty('maxConnections');
     for (const secret of Object.values(SECRETS)) expect(logged.join('\n')).not.toContain(secret);
   });
 

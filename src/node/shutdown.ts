@@ -1,0 +1,102 @@
+/**
+ * Graceful stop of the Node server (CONTRACT section 21). On `SIGTERM` or `SIGINT`:
+ *
+ * 1. `/readyz` answers 503 at once (the lifecycle), so a load balancer stops sending new work;
+ * 2. the listener keeps accepting for `SHUTDOWN_DELAY_MS` (the balancer's health-check interval:
+ *    until it has noticed, connections it still opens must not be refused), and every answer from
+ *    the signal on carries `Connection: close`, so keep-alive clients reconnect elsewhere;
+ * 3. the listener closes, idle keep-alive connections with it; requests in flight finish, each
+ *    answered and logged as usual, for up to `SHUTDOWN_TIMEOUT_MS`; a connection accepted before
+ *    the close still has its first request answered, unless it has sent nothing for a second;
+ * 4. the process exits 0 once the last connection has closed, or 1 at the deadline with one line
+ *    counting the requests cut. The batched access log writes what it holds at exit.
+ */
+import type { Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ShutdownConfig } from '../config';
+import type { LogLine } from '../env';
+
+export interface StopDeps {
+  /** Switched to stopping at the signal: `/readyz` reads it. */
+  lifecycle: { stop(): void };
+  log(line: LogLine): void;
+  exit(code: number): void;
+}
+
+export interface GracefulStop {
+  /** Begins the stop; a repeated signal (npm forwards a terminal's `SIGINT` a second time) changes nothing. */
+  stop(signal: string): void;
+}
+
+/**
+ * How long a connection accepted before the listener closed may stay silent. Node leaves such a
+ * connection open (its request may be on the way), but one that never speaks (a client's
+ * preconnect) would hold the stop until `SHUTDOWN_TIMEOUT_MS`.
+ */
+const SILENT_GRACE_MS = 1000;
+
+export function gracefulStop(server: Server, config: ShutdownConfig, deps: StopDeps): GracefulStop {
+  const inFlight = new Set<ServerResponse>();
+  // Connections whose first request has not arrived.
+  const fresh = new Set<Socket>();
+  let stopping = false;
+  server.on('connection', (socket: Socket) => {
+    fresh.add(socket);
+    socket.once('close', () => fresh.delete(socket));
+  });
+  // First among the listeners, so that even an answer written at once carries the header.
+  server.prependListener('request', (incoming, outgoing: ServerResponse) => {
+    fresh.delete(incoming.socket);
+    inFlight.add(outgoing);
+    outgoing.once('close', () => inFlight.delete(outgoing));
+    if (stopping) outgoing.setHeader('Connection', 'close');
+  });
+
+  const closeListener = () => {
+    server.close(() => {
+      clearTimeout(deadline);
+      deps.log({ level: 'info', message: 'stopped: every request in flight was answered' });
+      deps.exit(0);
+    });
+    // Node closes idle keep-alive connections itself on close; said here because the drain relies on it.
+    server.closeIdleConnections();
+    setTimeout(
+      () => {
+        for (const socket of fresh) if (socket.bytesRead === 0) socket.destroy();
+      },
+      Math.min(SILENT_GRACE_MS, config.timeoutMs),
+    ).unref();
+    const deadline = setTimeout(() => {
+      // Requests being answered, and requests whose head was still arriving.
+      const cut = inFlight.size + [...fresh].filter((socket) => socket.bytesRead > 0).length;
+      server.closeAllConnections();
+      if (cut === 0) {
+        deps.log({ level: 'info', message: 'stopped: every request in flight was answered' });
+        return deps.exit(0);
+      }
+      deps.log({ level: 'error', message: `stopped after SHUTDOWN_TIMEOUT_MS (${config.timeoutMs} ms) with ${cut} request${cut === 1 ? '' : 's'} cut`, cut });
+      deps.exit(1);
+    }, config.timeoutMs);
+  };
+
+  return {
+    stop(signal) {
+      if (stopping) return;
+      stopping = true;
+      deps.lifecycle.stop();
+      for (const outgoing of inFlight) if (!outgoing.headersSent) outgoing.setHeader('Connection', 'close');
+      deps.log({ level: 'info', message: `${signal}: draining`, in_flight: inFlight.size, delay_ms: config.delayMs, timeout_ms: config.timeoutMs });
+      setTimeout(closeListener, config.delayMs);
+    },
+  };
+}
+
+/**
+ * `SIGTERM` and `SIGINT` stop the server gracefully. `SIGHUP`, whose default is to end the
+ * process, never stops it: it has a listener of its own (the credential reload listens as well).
+ */
+export function listenForStop(stop: GracefulStop['stop']): void {
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGHUP', () => {});
+}
