@@ -13,7 +13,7 @@ interface Term {
 }
 
 /**
- * The positions (ascending) of the records whose folded search text holds folded `q` within one
+ * The positions (ascending) of the records whose folded fields hold folded `q` within one
  * field, from the search index alone (compile/search.ts), in one round of reads: the chunks of the
  * keys it needs. A needle of one or two units is one key, whose postings are the answer. A longer
  * one is covered by grams at offsets 0, 3, 6, ... and `length - 3`; a record matches where every
