@@ -6,6 +6,16 @@
  * `backingStorageSize`). Then the compressed upload of `wrangler deploy --dry-run`, and what the
  * compiled dataset would add to it as a bundled module instead of Static Assets.
  *
+ * Then first searches: what every listed term (bench/search-terms.ts: every two-letter needle, the
+ * 200 most common three- and four-letter ones, every genus name) reads with nothing held, counted
+ * in process through the piece store (pieces, bytes, rounds: worst, 99th percentile, median), and
+ * the wall time of `BENCH_TERMS` of them (default 24: the ones reading the most bytes and the most
+ * pieces, common words, then others at random), each the first search of its own fresh isolate,
+ * after a request that builds the gateway and reads no piece. A fresh isolate per term for all of
+ * them (about 4,800) would take hours under `wrangler dev`; what a term reads does not depend on
+ * timing, so the counts cover every term and the clock a sample holding the worst.
+ *
+ * `BENCH_QS=rosa,ro,...` times those terms first.
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's worker with this harness.
  * Seeds the demo credentials into local KV first (`npm run seed:worker`). Not part of `npm test`.
  */
@@ -19,8 +29,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import WebSocket from 'ws';
+import { everyTermReads, summary, type TermReads } from './search-reads';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const TERMS = Number(process.env.BENCH_TERMS ?? 24);
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 const DIR = process.env.BENCH_GATEWAY_DIR ?? HERE;
 const ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_HIDE_BANNER: 'true' };
@@ -62,7 +74,8 @@ function heapUsage(inspectorPort: number): Promise<{ usedSize: number; backingSt
   });
 }
 
-async function freshRun(): Promise<{ ready: number; firsts: number[]; heapMb: number; v8Mb: number; buffersMb: number }> {
+/** Runs `use` against a fresh `wrangler dev` (a fresh isolate), then stops it. */
+async function withFreshWorker<T>(use: (port: number, inspector: number, ready: number) => Promise<T>): Promise<T> {
   const [port, inspector] = [await freePort(), await freePort()];
   const started = performance.now();
   const dev = spawn(WRANGLER, ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector)], {
@@ -81,22 +94,59 @@ async function freshRun(): Promise<{ ready: number; firsts: number[]; heapMb: nu
       dev.stdout.on('data', read);
       dev.stderr.on('data', read);
     });
-    const ready = performance.now() - started;
-    const firsts: number[] = [];
-    for (const [, path] of FIRSTS) {
-      const t = performance.now();
-      const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: AUTH });
-      await res.arrayBuffer();
-      firsts.push(performance.now() - t);
-      if (res.status !== 200) throw new Error(`${path} -> ${res.status}`);
-    }
-    const heap = await heapUsage(inspector);
-    const mb = (n: number) => n / 1024 / 1024;
-    return { ready, firsts, heapMb: mb(heap.usedSize + heap.backingStorageSize), v8Mb: mb(heap.usedSize), buffersMb: mb(heap.backingStorageSize) };
+    return await use(port, inspector, performance.now() - started);
   } finally {
     if (dev.pid) process.kill(-dev.pid, 'SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+/** Milliseconds to the whole answer of `path`, which must be `status`. */
+async function timed(port: number, path: string, status = 200): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: AUTH });
+  await res.arrayBuffer();
+  const ms = performance.now() - t;
+  if (res.status !== status) throw new Error(`${path} -> ${res.status}`);
+  return ms;
+}
+
+function freshRun(): Promise<{ ready: number; firsts: number[]; heapMb: number; v8Mb: number; buffersMb: number }> {
+  return withFreshWorker(async (port, inspector, ready) => {
+    const firsts: number[] = [];
+    for (const [, path] of FIRSTS) firsts.push(await timed(port, path));
+    const heap = await heapUsage(inspector);
+    const mb = (n: number) => n / 1024 / 1024;
+    return { ready, firsts, heapMb: mb(heap.usedSize + heap.backingStorageSize), v8Mb: mb(heap.usedSize), buffersMb: mb(heap.backingStorageSize) };
+  });
+}
+
+/**
+ * The wall time of `q` as the first search of a fresh isolate, once a request that reads no piece
+ * has built the gateway and found the caller (`?page=0`: refused with 400 after the access check).
+ */
+function freshSearch(q: string): Promise<{ gateway: number; search: number }> {
+  return withFreshWorker(async (port) => {
+    const gateway = await timed(port, '/v2/species?page=0', 400);
+    return { gateway, search: await timed(port, `/v2/species?q=${encodeURIComponent(q)}`) };
+  });
+}
+
+/** The terms timed on fresh isolates: the most bytes, the most pieces, common words, then others at random (fixed seed). */
+function sampleOf(rows: TermReads[], size: number): TermReads[] {
+  const picked = new Map<string, TermReads>();
+  const add = (r: TermReads | undefined) => r && picked.size < size && picked.set(r.q, r);
+  // Terms named first (to time the same ones on two trees), comma-separated.
+  for (const q of process.env.BENCH_QS?.split(',') ?? []) add(rows.find((r) => r.q === q));
+  for (const r of rows.slice(0, Math.ceil(size / 3))) add(r);
+  for (const r of [...rows].sort((a, b) => b.pieces - a.pieces).slice(0, Math.ceil(size / 6))) add(r);
+  for (const q of ['rosa', 'ro', 'quercus', 'mint', 'abies']) add(rows.find((r) => r.q === q));
+  let seed = 20261125;
+  while (picked.size < Math.min(size, rows.length)) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    add(rows[seed % rows.length]);
+  }
+  return [...picked.values()];
 }
 
 /** `Total Upload: … KiB / gzip: … KiB` of a dry-run deploy. */
@@ -134,6 +184,26 @@ async function main(): Promise<void> {
   console.log(`\n| fresh start | wrangler ready ms | ${FIRSTS.map(([k]) => `first ${k} ms`).join(' | ')} | heap MB after them |`);
   console.log(`|---|---:|${FIRSTS.map(() => '---:|').join('')}---:|`);
   for (const row of rows) console.log(row);
+  console.log('\nFirst search of each listed term, nothing held (in process, through the piece store):\n');
+  const terms = await everyTermReads();
+  console.log('| terms | count | pieces (worst / p99 / median) | KB (worst / p99 / median) | rounds (worst / p99 / median) |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const row of summary(terms)) console.log(row);
+  const timedTerms: Array<TermReads & { ms: number; gateway: number }> = [];
+  for (const term of sampleOf(terms, TERMS)) {
+    const { gateway, search } = await freshSearch(term.q);
+    process.stderr.write(`q=${term.q}: ${fmt(search)} ms (${term.pieces} pieces, ${(term.bytes / 1024).toFixed(1)} KB)\n`);
+    timedTerms.push({ ...term, ms: search, gateway });
+  }
+  if (timedTerms.length) {
+    const ms = timedTerms.map((t) => t.ms).sort((a, b) => a - b);
+    console.log(`\nFirst search in a fresh isolate (wall ms, after a request reading no piece built the gateway), ${timedTerms.length} terms:`);
+    console.log(`worst ${fmt(ms.at(-1)!)}, median ${fmt(ms[Math.floor(ms.length / 2)]!)}, best ${fmt(ms[0]!)}\n`);
+    console.log('| q | group | results | pieces | KB | first search ms |');
+    console.log('|---|---|---:|---:|---:|---:|');
+    for (const t of timedTerms.sort((a, b) => b.ms - a.ms))
+      console.log(`| ${t.q} | ${t.group} | ${t.total} | ${t.pieces} | ${(t.bytes / 1024).toFixed(1)} | ${fmt(t.ms)} |`);
+  }
   console.log(`\nUpload (wrangler deploy --dry-run): ${uploadSize()}`);
   // The other way to ship it: every piece in one bundled module (what the upload would add).
   const pieces = join(DIR, 'generated/assets');

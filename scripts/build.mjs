@@ -47,6 +47,33 @@ function filesUnder(path) {
     .sort();
 }
 
+/**
+ * What `--if-stale` looks at first: the inputs' files with the fixture and the compiled dataset
+ * the server reads. Their sizes and modification times (a few milliseconds to read), recorded by
+ * the last build or check, say nothing changed since: then nothing is hashed and nothing spawned.
+ * Any difference (an edit, a checkout, a copy) falls back to comparing contents.
+ */
+const WATCHED = [...INPUTS, 'fixtures/taxa.json', 'generated/taxa.bin', 'generated/taxa.index.json', 'generated/hot.bin'];
+
+/** Each watched file's size and modification time, by path. */
+export function watchedFiles() {
+  const out = {};
+  for (const file of WATCHED.flatMap(filesUnder)) {
+    const stat = statSync(file);
+    out[relative(ROOT, file)] = `${stat.size} ${stat.mtimeMs}`;
+  }
+  return out;
+}
+
+/** Whether the watched files are as the stamp last saw them and the bundles are there. */
+export function unchangedSinceStamp() {
+  const seen = readStamp()?.seen;
+  if (!seen || !ENTRIES.every(([, name]) => existsSync(join(DIST, `${name}.js`)))) return false;
+  const now = watchedFiles();
+  const names = Object.keys(now);
+  return names.length === Object.keys(seen).length && names.every((name) => seen[name] === now[name]);
+}
+
 /** SHA-256 of the inputs' paths and contents (not their times: a copy or a checkout keeps it). */
 function inputsDigest() {
   const hash = createHash('sha256');
@@ -54,12 +81,16 @@ function inputsDigest() {
   return hash.digest('hex');
 }
 
-function builtFrom() {
+function readStamp() {
   try {
-    return JSON.parse(readFileSync(STAMP, 'utf8')).inputs;
+    return JSON.parse(readFileSync(STAMP, 'utf8'));
   } catch {
     return undefined;
   }
+}
+
+function writeStamp(inputs, seen) {
+  writeFileSync(STAMP, `${JSON.stringify({ inputs, entries: ENTRIES.map(([, name]) => `dist/${name}.js`), seen }, null, 2)}\n`);
 }
 
 const resolvable = (name) => {
@@ -76,7 +107,7 @@ function compileDataset() {
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
 
-async function bundle(inputs) {
+async function bundle(inputs, seen) {
   const { build } = await import('esbuild');
   const started = performance.now();
   await build({
@@ -92,7 +123,7 @@ async function bundle(inputs) {
     logLevel: 'warning',
   });
   // The stamp last: its presence says the bundles are complete.
-  writeFileSync(STAMP, `${JSON.stringify({ inputs, entries: ENTRIES.map(([, name]) => `dist/${name}.js`) }, null, 2)}\n`);
+  writeStamp(inputs, seen);
   process.stdout.write(`built ${ENTRIES.map(([, name]) => `dist/${name}.js`).join(', ')} in ${Math.round(performance.now() - started)} ms\n`);
 }
 
@@ -107,10 +138,16 @@ async function main(argv) {
     );
     process.exit(1);
   }
+  if (ifStale && unchangedSinceStamp()) return;
   compileDataset();
+  // Seen before hashing: a file changed meanwhile differs from what the stamp records, and is hashed next time.
+  const seen = watchedFiles();
   const inputs = inputsDigest();
-  if (ifStale && builtFrom() === inputs && ENTRIES.every(([, name]) => existsSync(join(DIST, `${name}.js`)))) return;
-  await bundle(inputs);
+  if (ifStale && readStamp()?.inputs === inputs && ENTRIES.every(([, name]) => existsSync(join(DIST, `${name}.js`)))) {
+    writeStamp(inputs, seen);
+    return;
+  }
+  await bundle(inputs, seen);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) await main(process.argv.slice(2));

@@ -95,7 +95,7 @@ describe('the compiled dataset read in place', () => {
     expect(store.ranges - before).toBe(1);
   });
 
-  it('reads no record twice for a search (nothing read ahead is kept where records are read in place)', async () => {
+  it('reads no record twice for a search (its records are read once, after its answer)', async () => {
     const file = fileStore();
     const reads: string[] = [];
     const store: SectionStore = {

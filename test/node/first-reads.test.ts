@@ -17,6 +17,7 @@ import { sortedRecords } from '../../src/services/bundled/compiled/sorted';
 import { pieceStore, type PieceIndex, type SectionStore } from '../../src/services/bundled/compiled/store';
 import type { ListQuery, RecordSource, ResourceName } from '../../src/services/record-source';
 import { dataset } from '../support/harness';
+import { firstReads, firstSearch } from '../../bench/search-terms';
 
 const index = JSON.parse(readFileSync(INDEX, 'utf8')) as PieceIndex;
 const hot = new Uint8Array(readFileSync(HOT));
@@ -82,37 +83,42 @@ const list = (resource: ResourceName, query: Partial<ListQuery>) => (source: Rec
 const kinds = (round: string[]) => [...new Set(round.map((name) => name.split('.').slice(0, 2).join('.')))].sort();
 
 describe('a first search', () => {
-  it('reads its grams, then its candidates search text together with its page records: two rounds', async () => {
-    const { answer, rounds: read } = await rounds(list('species', { q: 'abies' }));
-    expect(answer).toEqual(await list('species', { q: 'abies' })(reference));
-    expect(read.map(kinds), JSON.stringify(read)).toEqual([['species.grams'], ['species.records', 'species.search']]);
-  });
-
-  it('answers exactly as without reading ahead when candidates fail the check (their records were read for nothing)', async () => {
-    // "pinus": some candidates hold all three grams but not the word, so the page needs records
-    // read ahead for none of them; those come in a third round.
-    for (const page of [1, 2, 5]) {
-      const { answer, rounds: read } = await rounds(list('species', { q: 'pinus', page }));
-      expect(answer, `page ${page}`).toEqual(await list('species', { q: 'pinus', page })(reference));
-      expect(read.length, JSON.stringify(read)).toBeLessThanOrEqual(3);
+  it('reads the chunks of its keys, then its page records: two rounds, no text checked', async () => {
+    for (const q of ['abies', 'rosa', 'ro', 'quercus', 'mint', 'a', 'Abies balsamea']) {
+      const { answer, rounds: read } = await rounds(list('species', { q }));
+      expect(answer, q).toEqual(await list('species', { q })(reference));
+      expect(read.map(kinds), `${q}: ${JSON.stringify(read)}`).toEqual([['species.grams'], ['species.records']]);
     }
   });
 
-  it('answers when a piece read ahead fails: the page reads it again', async () => {
-    const { rounds: ahead } = await rounds(list('species', { q: 'abies' }));
-    const records = ahead[1]!.filter((name) => name.startsWith('species.records.'));
-    const { answer, rounds: read } = await rounds(list('species', { q: 'abies' }), index.meta, records);
-    expect(answer).toEqual(await list('species', { q: 'abies' })(reference));
-    expect(read.at(-1), JSON.stringify(read)).toEqual(records);
+  it('reads at most one chunk per gram covering the needle (offsets 0, 3, 6, ... and the last), and one for a shorter needle', async () => {
+    for (const q of ['ro', 'ros', 'rosa', 'rosaceae', 'quercus alba', 'Pseudotsuga menziesii']) {
+      const { rounds: read } = await rounds(list('species', { q }));
+      const n = q.length;
+      const cover = n < 3 ? 1 : Math.ceil((n - 3) / 3) + 1;
+      expect(read[0]!.length, `${q}: ${JSON.stringify(read[0])}`).toBeLessThanOrEqual(cover);
+    }
   });
 
-  it('reads no record ahead for a sorted search or a scope, whose page is not a window of candidates', async () => {
-    const sorted = await rounds(list('species', { q: 'abies', order: [{ field: 'common_name', direction: 'desc' }] }));
-    expect(sorted.answer).toEqual(await list('species', { q: 'abies', order: [{ field: 'common_name', direction: 'desc' }] })(reference));
-    expect(
-      sorted.rounds[1]!.some((name) => name.startsWith('species.records.')),
-      JSON.stringify(sorted.rounds),
-    ).toBe(false);
+  // The worst of every listed term (`npm run bench:edge`: every two-letter needle, the 200 most
+  // common three- and four-letter ones, every genus name) read 24 pieces, 242 KB: its page's 20
+  // records in 20 chunks, and the chunks of its grams.
+  const BOUND = { rounds: 2, pieces: 24, bytes: 256 * 1024 };
+  it(`reads at most ${BOUND.rounds} rounds, ${BOUND.pieces} pieces and ${BOUND.bytes / 1024} KB for the worst listed terms and common words`, async () => {
+    for (const q of ['Caesalpinia', 'Antirrhinum', 'teri', 'Polypodium', 'Stachys', 'iy', 'rosa', 'ro', 'quercus', 'e']) {
+      const { answer, reads } = await firstReads(firstSearch(q));
+      expect(answer, q).toEqual(await firstSearch(q)(reference));
+      expect(reads.rounds, `${q}: ${JSON.stringify(reads)}`).toBeLessThanOrEqual(BOUND.rounds);
+      expect(reads.pieces, `${q}: ${JSON.stringify(reads)}`).toBeLessThanOrEqual(BOUND.pieces);
+      expect(reads.bytes, `${q}: ${JSON.stringify(reads)}`).toBeLessThanOrEqual(BOUND.bytes);
+    }
+  });
+
+  it('of a sorted search or a scope reads its keys, then its records', async () => {
+    const query = { q: 'abies', order: [{ field: 'common_name', direction: 'desc' as const }] };
+    const sorted = await rounds(list('species', query));
+    expect(sorted.answer).toEqual(await list('species', query)(reference));
+    expect(sorted.rounds.map(kinds), JSON.stringify(sorted.rounds)).toEqual([['species.grams', 'species.ranks'], ['species.records']]);
   });
 
   it('of exactly one gram reads its grams, then its records: the postings are the answer', async () => {
@@ -186,7 +192,7 @@ describe('a first detail', () => {
     });
     expect(answer).toEqual(await get('ABBA')(reference));
     // The search's two rounds, and nothing for the detail.
-    expect(read.map(kinds), JSON.stringify(read)).toEqual([['species.grams'], ['species.records', 'species.search']]);
+    expect(read.map(kinds), JSON.stringify(read)).toEqual([['species.grams'], ['species.records']]);
   });
 
   it('of an unknown id reads where it would be, then the id index, and finds nothing', async () => {

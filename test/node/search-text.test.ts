@@ -103,7 +103,7 @@ describe('a match never spans two fields: the compiled search equals a per-field
   // The compiled species of the shared source (the matcher itself: paging every result through the API is slow).
   const compiledSpecies = () => (bundledSource() as unknown as { resources: Record<ResourceName, CompiledResource> }).resources.species;
 
-  /** The ids the compiled search text and gram index give for `q`. */
+  /** The ids the compiled search index gives for `q`. */
   async function compiled(q: string): Promise<string[]> {
     return Array.from(await searchPositions(compiledSpecies(), q), (at) => idAt[at]!);
   }

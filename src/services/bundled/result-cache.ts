@@ -37,45 +37,29 @@ export class ResultCache {
       const [term] = query.order;
       return { positions: await compiled.orderWindow(term?.field ?? 'id', term?.direction ?? 'asc', offset, limit), total: compiled.count };
     }
-    let early: Promise<unknown> | undefined;
-    // A search in default order answers its candidates that pass the check, in their order: the
-    // window's records are most likely those of the same window of candidates. They are read
-    // while the candidates' search text is, so a first search pays two rounds of reads, not three.
-    // Reading ahead only fills the piece cache; the answer is the checked result, as ever. Where
-    // records are read in place (Node), nothing read ahead would be kept: no reading ahead.
-    const readAhead =
-      query.q !== undefined && !scope && query.order.length === 0 && !compiled.readsInPlace
-        ? (candidates: readonly number[]) => {
-            early = compiled.records(candidates.slice(offset, offset + limit)).catch(() => undefined);
-          }
-        : undefined;
-    const all = await this.result(resource, query.q, query.order, scope, readAhead);
-    // Not left running past the request: a read the request started ends within it.
-    if (early) await early;
+    // A search's total and order come from the search index alone: its page's records are read after.
+    const all = await this.result(resource, query.q, query.order, scope);
     return { positions: all.subarray(offset, offset + limit), total: all.length };
   }
 
-  private async result(
-    resource: ResourceName,
-    q: string | undefined,
-    order: OrderTerm[],
-    scope: ScopeAt | undefined,
-    readAhead?: (candidates: readonly number[]) => void,
-  ): Promise<Uint32Array> {
+  private async result(resource: ResourceName, q: string | undefined, order: OrderTerm[], scope: ScopeAt | undefined): Promise<Uint32Array> {
     const compiled = this.resources[resource];
     const key = JSON.stringify([resource, q ?? null, order.map((t) => [t.field, t.direction]), scope ? [scope.parent, scope.at] : null]);
     const cached = this.cache.get(key);
     if (cached) return cached;
 
-    let candidates: Uint32Array | undefined;
-    if (scope) candidates = await compiled.children(scope.parent, scope.at);
-    if (q !== undefined) {
-      const matches = await searchPositions(compiled, q, readAhead);
-      candidates = candidates ? intersect(candidates, matches) : matches;
-    }
+    // The ranks a filtered result is sorted by are read with the filter's sections, in one round.
+    const filtered = scope !== undefined || q !== undefined;
+    const sorting = filtered && order.length > 0 ? comparator(compiled, order) : undefined;
+    sorting?.catch(() => undefined);
+    const [children, matches] = await Promise.all([
+      scope && compiled.children(scope.parent, scope.at),
+      q === undefined ? undefined : searchPositions(compiled, q),
+    ]);
+    const candidates = children && matches ? intersect(children, matches) : (children ?? matches);
     let result: Uint32Array;
     if (order.length === 0) result = candidates ?? (await compiled.order('id', 'asc'));
-    else if (candidates) result = Uint32Array.from(candidates).sort(await comparator(compiled, order));
+    else if (candidates) result = Uint32Array.from(candidates).sort(await sorting!);
     else result = await byTieGroups(compiled, order);
     this.cache.set(key, result);
     return result;

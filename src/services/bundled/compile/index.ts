@@ -7,7 +7,6 @@ import {
   ORDER_CHUNK,
   POSTINGS_CHUNK_BYTES,
   RECORD_CHUNK,
-  SEARCH_CHUNK,
   SORTED_CHUNK,
   section,
   type CompiledMeta,
@@ -124,10 +123,6 @@ export function compileDataset(dataset: Dataset, inputs = ''): Uint8Array {
     }
 
     const search = buildSearch(records, spec.searchable);
-    chunks(records.length, SEARCH_CHUNK, (k, from, to) => {
-      const part = slice(search.text, search.offsets, from, to);
-      sections[section.search(resource, k)] = writeContainer(null, { text: part.bytes, offsets: part.offsets });
-    });
     const gramFences: number[] = [];
     // A gram's share of its chunk: its postings, its key (f64) and its start (u32).
     const gramBytes = (i: number) => search.starts[i + 1]! - search.starts[i]! + 12;

@@ -1,78 +1,106 @@
 import { fold } from '../../../core/text';
 import type { AnyRecord } from '../../record-source';
-import { FIELD_JOINER, GRAM, gramKey } from '../compiled/layout';
+import { GRAM, gramKey, shortKey } from '../compiled/layout';
 
-/** The search structure of one resource. */
+/** The search index of one resource. */
 export interface BuiltSearch {
-  /** Each record's folded fields (UTF-8) joined by the byte FIELD_JOINER; record `i` is `offsets[i]..offsets[i+1]`. */
-  text: Uint8Array;
-  offsets: Uint32Array;
-  /** Sorted keys of every three-unit gram of folded text (never across two fields). */
+  /** Sorted keys: every three-unit gram of folded text, then every one- and two-unit piece (never across two fields). */
   keys: Float64Array;
-  /** Gram `k`'s postings are `postings[starts[k]..starts[k+1]]`: ascending record positions as LEB128 gaps. */
+  /** Key `k`'s postings are `postings[starts[k]..starts[k+1]]` (see `buildSearch`). */
   starts: Uint32Array;
   postings: Uint8Array;
 }
 
 /**
- * Stage 3c: the folded search text of every record, and a gram index over it, so a `q` reads the
- * postings of its grams instead of visiting every record. The folding is `fold` of src/core/text.ts,
- * the same the request side applies to `q`.
+ * Stage 3c: an index that answers any `q` from its postings alone, so a search never reads the
+ * records' text and its total needs no check. The folding is `fold` of src/core/text.ts, the same
+ * the request side applies to `q`.
+ *
+ * - A piece of one or two units keys the ascending positions of the records holding it (LEB128
+ *   gaps): the whole answer to a needle that short.
+ * - A three-unit gram keys, for each record holding it (ascending, LEB128 gap), how often and
+ *   where: its count, then its offsets (the first as is, then gaps). An offset counts UTF-16 units
+ *   of the record's folded fields as if joined by one unit, so no gram, and no run of grams that
+ *   touch, spans two fields: a needle matches where the grams covering it sit at their offsets.
  */
 export function buildSearch(records: readonly AnyRecord[], searchable: (r: AnyRecord) => Array<string | null>): BuiltSearch {
-  const grams = new Map<number, number[]>();
-  const encoder = new TextEncoder();
-  const parts: Uint8Array[] = [];
+  // Keyed while building by what hashes fast: the text of a gram, the units of a shorter piece
+  // (`a` alone, `(a + 1) * 2^16 + b` for two: a small integer for any text below U+4000).
+  const short = new Map<number, number[]>();
+  const grams = new Map<string, number[]>();
   records.forEach((record, i) => {
     const fields = searchable(record)
       .filter((t): t is string => !!t)
       .map(fold);
+    const pieces = new Set<number>();
+    const here = new Map<string, number[]>();
+    let base = 0;
     for (const field of fields) {
-      for (let at = 0; at + GRAM <= field.length; at++) {
-        const key = gramKey(field, at);
-        const list = grams.get(key);
-        if (!list) grams.set(key, [i]);
-        else if (list[list.length - 1] !== i) list.push(i);
+      for (let at = 0; at < field.length; at++) {
+        const a = field.charCodeAt(at);
+        pieces.add(a);
+        if (at + 1 < field.length) pieces.add((a + 1) * 0x10000 + field.charCodeAt(at + 1));
+        if (at + GRAM > field.length) continue;
+        const gram = field.substr(at, GRAM);
+        const offsets = here.get(gram);
+        if (offsets) offsets.push(base + at);
+        else here.set(gram, [base + at]);
       }
+      base += field.length + 1;
     }
-    parts.push(joined(fields.map((f) => encoder.encode(f))));
-  });
-  const offsets = new Uint32Array(records.length + 1);
-  parts.forEach((p, i) => {
-    offsets[i + 1] = offsets[i]! + p.byteLength;
-  });
-  const text = new Uint8Array(offsets[records.length]!);
-  parts.forEach((p, i) => {
-    text.set(p, offsets[i]!);
+    for (const piece of pieces) {
+      const list = short.get(piece);
+      if (list) list.push(i);
+      else short.set(piece, [i]);
+    }
+    for (const [gram, offsets] of here) {
+      let list = grams.get(gram);
+      if (!list) grams.set(gram, (list = []));
+      list.push(i, offsets.length);
+      for (const offset of offsets) list.push(offset);
+    }
   });
 
-  const keys = Float64Array.from(grams.keys()).sort();
+  const byKey = new Map<number, { short?: number[]; gram?: number[] }>();
+  for (const [gram, list] of grams) byKey.set(gramKey(gram, 0), { gram: list });
+  for (const [piece, list] of short) {
+    const text = piece < 0x10000 ? String.fromCharCode(piece) : String.fromCharCode(Math.floor(piece / 0x10000) - 1, piece % 0x10000);
+    byKey.set(shortKey(text, 0, text.length), { short: list });
+  }
+  const keys = Float64Array.from(byKey.keys()).sort();
   const starts = new Uint32Array(keys.length + 1);
   const bytes: number[] = [];
+  const write = (n: number) => {
+    while (n >= 0x80) {
+      bytes.push((n & 0x7f) | 0x80);
+      n >>>= 7;
+    }
+    bytes.push(n);
+  };
   keys.forEach((key, k) => {
     let previous = -1;
-    for (const position of grams.get(key)!) {
-      let gap = position - previous;
-      previous = position;
-      while (gap >= 0x80) {
-        bytes.push((gap & 0x7f) | 0x80);
-        gap >>>= 7;
+    const { short: list, gram: entries } = byKey.get(key)!;
+    if (list) {
+      for (const position of list) {
+        write(position - previous);
+        previous = position;
       }
-      bytes.push(gap);
+    } else {
+      for (let e = 0; e < entries!.length; ) {
+        const position = entries![e++]!;
+        const count = entries![e++]!;
+        write(position - previous);
+        previous = position;
+        write(count);
+        let at = 0;
+        for (let n = 0; n < count; n++) {
+          const offset = entries![e++]!;
+          write(offset - at);
+          at = offset;
+        }
+      }
     }
     starts[k + 1] = bytes.length;
   });
-  return { text, offsets, keys, starts, postings: Uint8Array.from(bytes) };
-}
-
-/** The fields' bytes with FIELD_JOINER between them. */
-function joined(fields: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(fields.reduce((n, f) => n + f.byteLength, Math.max(0, fields.length - 1)));
-  let at = 0;
-  fields.forEach((f, i) => {
-    if (i > 0) out[at++] = FIELD_JOINER;
-    out.set(f, at);
-    at += f.byteLength;
-  });
-  return out;
+  return { keys, starts, postings: Uint8Array.from(bytes) };
 }

@@ -1,14 +1,13 @@
 /** Names and constants the compiler and the reader of the compiled dataset share. */
 
 /** Bumped whenever the layout changes, so a stale artifact is rebuilt rather than misread. */
-export const FORMAT = 7;
+export const FORMAT = 8;
 
 /**
- * Pieces: records, search text, postings and the id index are stored in chunks, so a reader that
- * fetches pieces (Workers Static Assets) loads only the few a request touches.
+ * Pieces: records, postings and the id index are stored in chunks, so a reader that fetches pieces
+ * (Workers Static Assets) loads only the few a request touches.
  */
 export const RECORD_CHUNK = 16;
-export const SEARCH_CHUNK = 256;
 /**
  * The gram index is chunked by size rather than by count: a search reads about one gram from each
  * chunk it fetches, and postings range from a few bytes to 10 KB, so chunks of 256 grams (up to
@@ -27,15 +26,12 @@ export const SORTED_CHUNK = 40;
 /** The rank of a null sort value: after every value, in either direction. */
 export const NULL_RANK = 0xffffffff;
 
-/**
- * Joins the folded fields of one record's search text: 0xFF never occurs in UTF-8, so no needle
- * (UTF-8 encoded text) can hold it and no match can span two fields.
- */
-export const FIELD_JOINER = 0xff;
-
 /** Search keys: three UTF-16 units of folded text packed in one float64 (48 bits, exact). */
 export const GRAM = 3;
 export const gramKey = (text: string, at: number) => text.charCodeAt(at) * 0x100000000 + text.charCodeAt(at + 1) * 0x10000 + text.charCodeAt(at + 2);
+/** Keys of the pieces of one or two units, above every gram's: two units from 2^48, one unit from 2^48 + 2^32. */
+export const shortKey = (text: string, at: number, length: number) =>
+  length === 2 ? 0x1000000000000 + text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1) : 0x1000100000000 + text.charCodeAt(at);
 
 export interface ResourceMeta {
   count: number;
@@ -43,7 +39,7 @@ export interface ResourceMeta {
   idFences: string[];
   /** The id of the first record of each record chunk (default order: numeric-aware, `idCollator`). */
   recordFences: string[];
-  /** The first gram key of each postings chunk. */
+  /** The first key of each chunk of the search index. */
   gramFences: number[];
   sortable: string[];
   /** How many of the first positions of each stored order (but `id`'s) have their records copied in order (`section.sorted`). */
@@ -74,8 +70,6 @@ export const section = {
   sorted: (r: string, field: string, direction: string, k: number) => `${r}.sorted.${field}.${direction}.${k}`,
   childStart: (r: string, parent: string) => `${r}.children.${parent}.start`,
   children: (r: string, parent: string) => `${r}.children.${parent}.positions`,
-  /** Chunk `k` of folded search text: `text`, `offsets` (local). */
-  search: (r: string, k: number) => `${r}.search.${k}`,
-  /** Chunk `k` of the gram index: `keys` (sorted), `starts` (local) and `postings` of the grams from `gramFences[k]` on. */
+  /** Chunk `k` of the search index: `keys` (sorted), `starts` (local) and `postings` of the keys from `gramFences[k]` on. */
   postings: (r: string, k: number) => `${r}.grams.${k}`,
 };

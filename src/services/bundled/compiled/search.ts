@@ -1,81 +1,148 @@
 import { fold } from '../../../core/text';
-import { GRAM, gramKey, SEARCH_CHUNK, section } from './layout';
+import { GRAM, gramKey, section, shortKey } from './layout';
 import type { CompiledResource } from './resource';
 
-const encoder = new TextEncoder();
 const NONE = new Uint32Array(0);
 
-/**
- * The positions (ascending) of the records whose folded search text holds folded `q` within one
- * field. A needle of three or more units reads the postings of its grams, starting with the
- * rarest, and checks only the records in all of them; a shorter one checks every record. Grams
- * never cross fields, and the byte joining fields in the text is never in a UTF-8 needle, so no
- * match spans two fields. A needle that folds to nothing matches nothing (the query parser
- * refuses one before it gets here).
- *
- * `checking`, when given, is called with the candidates (ascending) just before their search text
- * is read, so a caller can start reading what it will need of them in the same round; it cannot
- * change the answer. A needle of exactly one gram needs no check: its postings are the answer.
- */
-export async function searchPositions(resource: CompiledResource, q: string, checking?: (candidates: readonly number[]) => void): Promise<Uint32Array> {
-  const needle = fold(q);
-  if (needle.length === 0) return NONE;
-  const name = resource.name;
-  const bytes = encoder.encode(needle);
-  const chunkCount = Math.ceil(resource.count / SEARCH_CHUNK);
-  if (needle.length < GRAM) {
-    const everyRecord = Array.from({ length: resource.count }, (_, i) => i);
-    checking?.(everyRecord);
-    return check(resource, everyRecord, bytes, chunkCount);
-  }
-
-  // Each gram's postings chunk, found through the fences; the chunk holds its keys and offsets too.
-  const fences = resource.meta.gramFences;
-  const wanted: Array<{ key: number; chunk: number }> = [];
-  for (let at = 0; at + GRAM <= needle.length; at++) {
-    const key = gramKey(needle, at);
-    const chunk = fence(fences, key);
-    if (chunk < 0) return NONE;
-    if (!wanted.some((w) => w.key === key)) wanted.push({ key, chunk });
-  }
-  const parts = await resource.parts(
-    (k) => section.postings(name, k),
-    wanted.map((w) => w.chunk),
-  );
-  const grams: Array<{ postings: Uint8Array; from: number; to: number }> = [];
-  for (const { key, chunk } of wanted) {
-    const part = parts.get(chunk)!;
-    const starts = part.section('starts') as Uint32Array;
-    const k = find(part.section('keys') as Float64Array, key);
-    if (k < 0) return NONE;
-    grams.push({ postings: part.section('postings') as Uint8Array, from: starts[k]!, to: starts[k + 1]! });
-  }
-  // Rarest first: the intersection only shrinks.
-  grams.sort((a, b) => a.to - a.from - (b.to - b.from));
-  const postings = (g: (typeof grams)[number]) => decode(g.postings, g.from, g.to);
-  let candidates = postings(grams[0]!);
-  for (const g of grams.slice(1)) {
-    if (candidates.length === 0) break;
-    candidates = intersect(candidates, postings(g));
-  }
-  // One gram is the whole needle: its postings are the answer. Longer needles are checked in place.
-  if (needle.length === GRAM) return Uint32Array.from(candidates);
-  checking?.(candidates);
-  return check(resource, candidates, bytes, chunkCount);
+/** One key the needle needs: where in the needle it sits, and its postings once read. */
+interface Term {
+  key: number;
+  chunk: number;
+  /** Offsets in the needle this gram must sit at. */
+  at: number[];
 }
 
-/** The candidates whose search text holds `needle`, reading only the search chunks they are in. */
-async function check(resource: CompiledResource, candidates: number[], needle: Uint8Array, chunkCount: number): Promise<Uint32Array> {
-  const chunks = candidates.length >= resource.count ? Array.from({ length: chunkCount }, (_, k) => k) : candidates.map((i) => Math.floor(i / SEARCH_CHUNK));
-  const parts = await resource.parts((k) => section.search(resource.name, k), chunks);
-  return Uint32Array.from(
-    candidates.filter((i) => {
-      const part = parts.get(Math.floor(i / SEARCH_CHUNK))!;
-      const offsets = part.section('offsets') as Uint32Array;
-      const local = i % SEARCH_CHUNK;
-      return contains(part.section('text') as Uint8Array, offsets[local]!, offsets[local + 1]!, needle);
-    }),
+/**
+ * The positions (ascending) of the records whose folded fields hold folded `q` within one
+ * field, from the search index alone (compile/search.ts), in one round of reads: the chunks of the
+ * keys it needs. A needle of one or two units is one key, whose postings are the answer. A longer
+ * one is covered by grams at offsets 0, 3, 6, ... and `length - 3`; a record matches where every
+ * one of them sits at its offset. The grams of a cover overlap or touch, and no gram holds the unit
+ * joining two fields, so such a match lies in one field: the answer is exact without reading any
+ * text. A needle that folds to nothing matches nothing (the query parser refuses one before it
+ * gets here).
+ */
+export async function searchPositions(resource: CompiledResource, q: string): Promise<Uint32Array> {
+  const needle = fold(q);
+  if (needle.length === 0) return NONE;
+  const fences = resource.meta.gramFences;
+  const terms: Term[] = [];
+  const need = (key: number, at: number) => {
+    const known = terms.find((t) => t.key === key);
+    if (known) known.at.push(at);
+    else terms.push({ key, chunk: fence(fences, key), at: [at] });
+  };
+  if (needle.length < GRAM) need(shortKey(needle, 0, needle.length), 0);
+  else {
+    for (let at = 0; at < needle.length - GRAM; at += GRAM) need(gramKey(needle, at), at);
+    need(gramKey(needle, needle.length - GRAM), needle.length - GRAM);
+  }
+  if (terms.some((t) => t.chunk < 0)) return NONE;
+
+  const parts = await resource.parts(
+    (k) => section.postings(resource.name, k),
+    terms.map((t) => t.chunk),
   );
+  const lists: Postings[] = [];
+  for (const term of terms) {
+    const part = parts.get(term.chunk)!;
+    const starts = part.section('starts') as Uint32Array;
+    const k = find(part.section('keys') as Float64Array, term.key);
+    if (k < 0) return NONE;
+    lists.push(new Postings(part.section('postings') as Uint8Array, starts[k]!, starts[k + 1]!, needle.length >= GRAM, term.at));
+  }
+  if (lists.length === 1 && lists[0]!.at.length === 1) return lists[0]!.records();
+  return matches(lists);
+}
+
+/** The records where every list's gram sits at each of its needle offsets from one start. */
+function matches(lists: Postings[]): Uint32Array {
+  // The shortest first: it leads the walk, and the others skip to its records.
+  lists.sort((a, b) => a.to - a.from - (b.to - b.from));
+  const [lead, ...rest] = lists as [Postings, ...Postings[]];
+  const out: number[] = [];
+  while (lead.next()) {
+    const record = lead.record;
+    if (!rest.every((p) => p.seek(record))) {
+      if (rest.some((p) => p.done)) break;
+      continue;
+    }
+    if (aligned(lead, rest)) out.push(record);
+  }
+  return Uint32Array.from(out);
+}
+
+/** Whether one start puts every gram at every one of its offsets in the current record. */
+function aligned(lead: Postings, rest: Postings[]): boolean {
+  const anchor = lead.at[0]!;
+  for (const offset of lead.offsets) {
+    const start = offset - anchor;
+    if (lead.at.every((d) => lead.offsets.includes(start + d)) && rest.every((p) => p.at.every((d) => p.offsets.includes(start + d)))) return true;
+  }
+  return false;
+}
+
+/**
+ * A cursor over one key's postings: record positions (LEB128 gaps), each followed, for a gram, by
+ * its count and offsets.
+ */
+class Postings {
+  record = -1;
+  done = false;
+  readonly offsets: number[] = [];
+  private i: number;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    readonly from: number,
+    readonly to: number,
+    private readonly positional: boolean,
+    readonly at: number[],
+  ) {
+    this.i = from;
+  }
+
+  private read(): number {
+    const bytes = this.bytes;
+    let n = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = bytes[this.i++]!;
+      n |= (byte & 0x7f) << shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return n;
+  }
+
+  /** Moves to the next record; false at the end. */
+  next(): boolean {
+    if (this.i >= this.to) {
+      this.done = true;
+      return false;
+    }
+    this.record += this.read();
+    if (this.positional) {
+      const count = this.read();
+      this.offsets.length = 0;
+      let at = 0;
+      for (let n = 0; n < count; n++) this.offsets.push((at += this.read()));
+    }
+    return true;
+  }
+
+  /** Moves to the first record not before `record`; whether it is that one. */
+  seek(record: number): boolean {
+    while (this.record < record) if (!this.next()) return false;
+    return this.record === record;
+  }
+
+  /** Every record of the list, from the start. */
+  records(): Uint32Array {
+    const out: number[] = [];
+    while (this.next()) out.push(this.record);
+    return Uint32Array.from(out);
+  }
 }
 
 /** The chunk whose first key (its fence) is the last one not above `key`; -1 before the first. */
@@ -102,47 +169,4 @@ function find(keys: Float64Array, key: number): number {
     else hi = mid - 1;
   }
   return -1;
-}
-
-/** Ascending positions from LEB128 gaps. */
-function decode(postings: Uint8Array, from: number, to: number): number[] {
-  const out: number[] = [];
-  let position = -1;
-  for (let i = from; i < to; ) {
-    let gap = 0;
-    let shift = 0;
-    let byte: number;
-    do {
-      byte = postings[i++]!;
-      gap |= (byte & 0x7f) << shift;
-      shift += 7;
-    } while (byte & 0x80);
-    position += gap;
-    out.push(position);
-  }
-  return out;
-}
-
-function intersect(sorted: number[], other: number[]): number[] {
-  const out: number[] = [];
-  let j = 0;
-  for (const p of sorted) {
-    while (j < other.length && other[j]! < p) j++;
-    if (j === other.length) break;
-    if (other[j] === p) out.push(p);
-  }
-  return out;
-}
-
-/** Whether `text[from..to)` holds `needle` (UTF-8 is self-synchronising: byte matches are character matches). */
-function contains(text: Uint8Array, from: number, to: number, needle: Uint8Array): boolean {
-  const first = needle[0]!;
-  const last = to - needle.length;
-  for (let i = from; i <= last; i++) {
-    if (text[i] !== first) continue;
-    let k = 1;
-    while (k < needle.length && text[i + k] === needle[k]) k++;
-    if (k === needle.length) return true;
-  }
-  return false;
 }
