@@ -123,3 +123,42 @@ describe('each version change describes what it serves', () => {
     expect(problems.join('\n')).toMatch(/flower_and_seed/);
   });
 });
+
+describe('a method the path item does not describe', () => {
+  const validator = new OpenApiValidator(describedWith(VERSIONS[0]!, '', undefined));
+  const app = testApp({ describes: false });
+  const problemsOf = async (method: string, path: string, edit?: (res: Response, text: string) => Response) => {
+    const res = await app.get(path, {}, { method });
+    const text = await res.text();
+    const judged = edit ? edit(res, text) : res;
+    return validator.problems(method, `https://localhost${path}`, judged, edit ? await judged.text() : text);
+  };
+  const withHeaders = (res: Response, text: string, change: (h: Headers) => void) => {
+    const headers = new Headers(res.headers);
+    change(headers);
+    return new Response(text, { status: res.status, headers });
+  };
+
+  it.each([
+    ['PUT', '/v2/species/ABBA'],
+    ['DELETE', '/v1/species'],
+    ['OPTIONS', '/api/v1/species/ABBA'],
+    ['GET', '/oauth/token'],
+    ['HEAD', '/oauth/token'],
+  ])('%s %s: the real 405 is as described', async (method, path) => {
+    expect(await problemsOf(method, path)).toEqual([]);
+  });
+
+  it('must get 405 with Allow naming exactly the described methods, in the version error shape', async () => {
+    // HEAD is described, so leaving it out of Allow is wrong; so is naming OPTIONS where v1 has none.
+    expect(await problemsOf('PUT', '/v2/species', (res, text) => withHeaders(res, text, (h) => h.set('Allow', 'GET, OPTIONS')))).not.toEqual([]);
+    expect(await problemsOf('PUT', '/v1/species', (res, text) => withHeaders(res, text, (h) => h.set('Allow', 'GET, HEAD, OPTIONS')))).not.toEqual([]);
+    expect(await problemsOf('PUT', '/v2/species', (res, text) => withHeaders(res, text, (h) => h.delete('Allow')))).not.toEqual([]);
+    // v1's legacy body is not v2's problem, nor the other way round.
+    const v2Body = await (await app.get('/v2/species', {}, { method: 'PUT' })).text();
+    expect(await problemsOf('PUT', '/v1/species', (res) => new Response(v2Body, { status: 405, headers: res.headers }))).not.toEqual([]);
+    // Any other answer than 405 (a 401, a 200) is not as described.
+    expect(await problemsOf('PUT', '/v2/species', (res, text) => new Response(text, { status: 401, headers: res.headers }))).not.toEqual([]);
+    expect(await problemsOf('PUT', '/v2/species', (res) => new Response('{}', { status: 200, headers: res.headers }))).not.toEqual([]);
+  });
+});
