@@ -14,6 +14,8 @@ export interface Config {
   serviceName: string;
   docsUrl: string;
   trustProxy: boolean;
+  /** Continue an incoming W3C `traceparent` (CONTRACT section 20); otherwise every request starts a trace. */
+  trustTraceparent: boolean;
   httpsRedirectUntil: number;
   v1DeprecatedAt: number;
   v1Sunset: number;
@@ -179,6 +181,7 @@ export function parseConfig(vars: ConfigVars): Config {
     serviceName,
     docsUrl: url('DOCS_URL', 'https://docs.botanical.example')!,
     trustProxy: bool('TRUST_PROXY'),
+    trustTraceparent: bool('TRUST_TRACEPARENT'),
     httpsRedirectUntil: instant('HTTPS_REDIRECT_UNTIL', '2026-08-31T00:00:00Z'),
     v1DeprecatedAt,
     v1Sunset,

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { Config } from './config';
+import type { RequestTrace } from './core/request-trace';
 import type { LegacyBackend } from './migration/legacy-client';
 import type { Clock } from './services/clock';
 import type { DocsAssets } from './openapi/docs-page';
@@ -50,6 +51,10 @@ export interface Caller {
 export interface AppEnv {
   Variables: {
     requestId: string;
+    /** The request's trace (CONTRACT section 20): its id, and what its backends did. */
+    trace: RequestTrace;
+    /** The caller's own `Svc-Request-Id`, when it is a valid token: logged, never the gateway's id. */
+    clientRequestId?: string;
     /** When the request reached the policies (`performance.now()`), for the access line's duration. */
     startedAt: number;
     /** The API version the path belongs to, and the base path the caller used (`/api/v1`). */

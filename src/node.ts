@@ -21,7 +21,7 @@ import { DEMO_CREDENTIALS } from './services/credentials/demo-credentials';
 import { systemClock } from './services/clock';
 import type { ConnectionInfo } from './services/connection';
 import type { LogLine } from './env';
-import { assembleServices, randomSecret } from './services/index';
+import { assembleServices, consoleLog, logText, randomSecret } from './services/index';
 import { createUpstreamSource } from './services/upstream/index';
 import { redisRateLimiter } from './services/rate-limit/redis-connection';
 
@@ -29,7 +29,7 @@ const FIXTURE = new URL('../fixtures/taxa.json', import.meta.url);
 /** The compiled dataset (`npm run compile:data`; `npm start` runs it first when stale). */
 const COMPILED = new URL('../generated/taxa.bin', import.meta.url);
 
-const warn = (message: string) => console.log(JSON.stringify({ level: 'warn', message }));
+const warn = (message: string) => consoleLog({ level: 'warn', message });
 
 /** Reads the bundled dataset from `fixtures/`. */
 export function loadDataset(): Dataset {
@@ -109,13 +109,13 @@ export function batchedLog(sink: LogSink, maxQueuedBytes = LOG_QUEUE_MAX_BYTES) 
     if (text) sink.write(text);
   };
   const log = (line: LogLine) => {
-    const text = `${JSON.stringify(line)}\n`;
+    const text = `${logText(line)}\n`;
     if (sink.writableLength + pending.length + text.length > maxQueuedBytes) {
       dropped++;
       return;
     }
     if (dropped > 0 && sink.writableLength + pending.length < maxQueuedBytes / 2) {
-      pending += `${JSON.stringify({ level: 'warn', message: 'log lines dropped: the log reader did not keep up', dropped })}\n`;
+      pending += `${logText({ level: 'warn', message: 'log lines dropped: the log reader did not keep up', dropped })}\n`;
       dropped = 0;
     }
     pending += text;
@@ -232,19 +232,17 @@ export async function main(): Promise<void> {
   const server = createGatewayServer(app.fetch, config, { log, clock: systemClock });
   server.listen(config.port, config.host, () => {
     const info = server.address() as AddressInfo;
-    console.log(
-      JSON.stringify({
-        level: 'info',
-        message: 'gateway listening',
-        host: info.address,
-        port: info.port,
-        mode: bundled ? 'bundled' : 'upstream',
-        records: bundled?.counts(),
-        credentials: { source: config.credentialsFile ? 'CREDENTIALS_FILE' : 'demo', ...credentials.counts() },
-        startup_ms: Math.round(performance.now() - started),
-        config: describeConfig(config),
-      }),
-    );
+    consoleLog({
+      level: 'info',
+      message: 'gateway listening',
+      host: info.address,
+      port: info.port,
+      mode: bundled ? 'bundled' : 'upstream',
+      records: bundled?.counts(),
+      credentials: { source: config.credentialsFile ? 'CREDENTIALS_FILE' : 'demo', ...credentials.counts() },
+      startup_ms: Math.round(performance.now() - started),
+      config: describeConfig(config),
+    });
   });
 
   server.once('error', (err: NodeJS.ErrnoException) => {
@@ -256,7 +254,7 @@ export async function main(): Promise<void> {
 
   // Drain in-flight requests on SIGTERM/SIGINT, then exit.
   const shutdown = (signal: string) => {
-    console.log(JSON.stringify({ level: 'info', message: `${signal}: draining` }));
+    consoleLog({ level: 'info', message: `${signal}: draining` });
     server.close(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();
   };

@@ -1,10 +1,11 @@
 import type { Config } from '../config';
 import type { LogLine } from '../env';
-import { REQUEST_ID_HEADER } from '../policies/request-id';
+import type { RequestTrace } from '../core/request-trace';
 import type { Clock } from '../services/clock';
 import { MAX_BODY_BYTES } from '../services/upstream/client';
+import { backendHeaders } from '../services/upstream/backend-headers';
 import { readBounded } from '../services/upstream/io';
-import { failure, Resilience, unavailable, type Failure } from '../services/upstream/resilience';
+import { failure, Resilience, unavailable, type Attempt, type Failure } from '../services/upstream/resilience';
 
 /** What the legacy backend answered: a v1 body (a record, a page, or `{statusCode, message}`). */
 export interface LegacyAnswer {
@@ -16,7 +17,13 @@ export interface LegacyAnswer {
 /** The existing v1 backend, behind an interface so tests and both runtimes can supply one. */
 export interface LegacyBackend {
   /** `target` is a path and query below `LEGACY_V1_URL` (`/species?q=oak`). Throws upstream ApiErrors. */
-  get(target: string, ctx: { requestId: string }): Promise<LegacyAnswer>;
+  get(target: string, ctx: BackendContext): Promise<LegacyAnswer>;
+}
+
+/** The request a call is made for: its id, and its trace, which the call continues and notes itself on. */
+export interface BackendContext {
+  requestId: string;
+  trace?: RequestTrace;
 }
 
 /** The 4xx answers that are the backend's own v1 answer to the request; other statuses are failures. */
@@ -24,8 +31,8 @@ const ANSWERS: ReadonlySet<number> = new Set([200, 400, 404, 405, 410, 422]);
 
 /**
  * Forwards v1 requests to `LEGACY_V1_URL` with the same discipline as upstream mode (one deadline,
- * one retry in a budget, its own circuit breaker), sending only its own headers: the request id
- * and `LEGACY_V1_AUTHORIZATION`. Nothing else of the caller's request is sent.
+ * one retry in a budget, its own circuit breaker), sending only its own headers: the request id,
+ * the trace and `LEGACY_V1_AUTHORIZATION`. Nothing else of the caller's request is sent.
  */
 export class LegacyClient implements LegacyBackend {
   private readonly resilience: Resilience;
@@ -40,22 +47,22 @@ export class LegacyClient implements LegacyBackend {
       fetch?: typeof fetch;
     },
   ) {
-    this.resilience = new Resilience({ name: 'legacy v1 backend', credentialVariable: 'LEGACY_V1_AUTHORIZATION', ...options });
+    this.resilience = new Resilience({ name: 'legacy v1 backend', backend: 'legacy', credentialVariable: 'LEGACY_V1_AUTHORIZATION', ...options });
   }
 
-  get(target: string, ctx: { requestId: string }): Promise<LegacyAnswer> {
-    return this.resilience.call((deadline) => this.attempt(target, ctx, deadline), { requestId: ctx.requestId, path: target }, this.options.tuning.retries);
+  get(target: string, ctx: BackendContext): Promise<LegacyAnswer> {
+    return this.resilience.call((deadline, sent) => this.attempt(target, ctx, deadline, sent), { ...ctx, path: target }, this.options.tuning.retries);
   }
 
-  private async attempt(target: string, ctx: { requestId: string }, deadline: AbortSignal): Promise<LegacyAnswer | Failure> {
-    const headers: Record<string, string> = { Accept: 'application/json', [REQUEST_ID_HEADER]: ctx.requestId };
-    if (this.options.authorization) headers.Authorization = this.options.authorization;
+  private async attempt(target: string, ctx: BackendContext, deadline: AbortSignal, sent: Attempt): Promise<LegacyAnswer | Failure> {
+    const headers = backendHeaders(ctx.requestId, sent.traceparent, this.options.authorization);
     const fetchFn = this.options.fetch ?? fetch;
     let res: Response;
     let text: string;
     try {
       // Not followed: a redirect could carry the gateway's credential elsewhere.
       res = await fetchFn(this.options.baseUrl + target, { headers, signal: deadline, redirect: 'manual' });
+      sent.status = res.status;
       if (!ANSWERS.has(res.status)) {
         void res.body?.cancel().catch(() => {});
         return this.resilience.refused(res);

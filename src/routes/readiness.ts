@@ -9,7 +9,7 @@ const IN_PROCESS = { ready: true, report: { mode: 'bundled' } };
  * found (upstream mode: reachability and breaker state). Like `/healthz`, it needs no credential.
  */
 export const readyz = (services: Pick<Services, 'source'>) => async (c: Context<AppEnv>) => {
-  const { ready, report } = (await services.source.ready?.({ requestId: c.get('requestId') })) ?? IN_PROCESS;
+  const { ready, report } = (await services.source.ready?.({ requestId: c.get('requestId'), trace: c.get('trace') })) ?? IN_PROCESS;
   c.header('Cache-Control', 'no-store');
   return c.json({ status: ready ? 'ready' : 'unavailable', ...report }, ready ? 200 : 503);
 };
