@@ -144,6 +144,8 @@ export function upstreamGateway(
     tuning?: Partial<UpstreamTuning>;
     authorization?: string;
     retryBudget?: RetryBudget;
+    /** More of the gateway's environment (`TRUST_TRACEPARENT`, `TRUST_PROXY`). */
+    env?: Record<string, string>;
   } = {},
 ): UpstreamGateway {
   const clock = new ManualClock(Date.parse(NOW));
@@ -161,7 +163,7 @@ export function upstreamGateway(
   });
   // Fake upstreams answer records cut down to the fields a test needs, which the gateway passes
   // on as they are: such responses are not checked against the description.
-  const gateway = testApp({ env: { UPSTREAM_URL: baseUrl }, services: { source, clock }, describes: false });
+  const gateway = testApp({ env: { UPSTREAM_URL: baseUrl, ...options.env }, services: { source, clock }, describes: false });
   return { ...gateway, clock, source, cache, upstreamLogs };
 }
 
