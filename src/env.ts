@@ -7,6 +7,7 @@ import type { DocsAssets } from './openapi/docs-page';
 import type { ConnectionFacts } from './services/connection';
 import type { CredentialStore, Principal } from './services/credentials/credential-store';
 import type { RateLimiter } from './services/rate-limiter';
+import type { RecordRequest } from './services/request-facts';
 import type { RecordSource } from './services/record-source';
 import type { TokenService } from './services/tokens';
 import type { ResponseHeaders } from './policies/response-headers';
@@ -39,6 +40,8 @@ export interface Services {
   afterResponse(c: Context<AppEnv>, task: () => Promise<void>): void;
   /** The docs page's scripts and styles, from an npm package the entry bundles; absent: no `/docs`. */
   docsAssets?: DocsAssets;
+  /** Takes each request's facts once it is answered (Workers: the `METRICS` Analytics Engine binding); absent: nothing is recorded. */
+  recordRequest?: RecordRequest;
 }
 
 /** Where and how the caller's credential arrived, for the log (`apiKey`, `bearer`, `v1:query`, ...). */

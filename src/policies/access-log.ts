@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { RequestTrace } from '../core/request-trace';
 import type { LogLine, Services } from '../env';
+import type { RequestFacts } from '../services/request-facts';
 import { routeTemplate } from '../migration/v1-routes';
 import { ClientGone } from './client-body';
 import type { Policy } from './policy';
@@ -18,7 +19,10 @@ const MAX_USER_AGENT = 256;
  * upstream cache's result, so the gateway's own time and the backend's can be told apart. A
  * refused credential adds `auth_failure` (place, code, client, source address: section 18).
  */
-export const accessLog = (config: Pick<Config, 'trustProxy'>, services: Pick<Services, 'log' | 'clock' | 'clientGone' | 'connection'>): Policy => {
+export const accessLog = (
+  config: Pick<Config, 'trustProxy'>,
+  services: Pick<Services, 'log' | 'clock' | 'clientGone' | 'connection' | 'recordRequest'>,
+): Policy => {
   const time = isoTimes(services.clock);
   return {
     before(c) {
@@ -63,17 +67,15 @@ export const accessLog = (config: Pick<Config, 'trustProxy'>, services: Pick<Ser
       if (trace.calls !== undefined || trace.cache !== undefined) backendFacts(line, trace);
       if (flags.length > 0) line.flags = flags;
       if (authFailure) line.auth_failure = authFailure;
-      // HEAD sends no body; an aborted request was sent nothing it is known to have received.
-      const size = aborted ? null : c.req.method === 'HEAD' ? 0 : bodyBytes(c.res);
-      if (typeof size === 'number' || size === null) {
-        line.response_bytes = size;
-        services.log(line);
-        return;
-      }
-      return size.then((bytes) => {
+      const finish = (bytes: number | null) => {
         line.response_bytes = bytes;
         services.log(line);
-      });
+        services.recordRequest?.(factsOf(line, trace, version?.name ?? null));
+      };
+      // HEAD sends no body; an aborted request was sent nothing it is known to have received.
+      const size = aborted ? null : c.req.method === 'HEAD' ? 0 : bodyBytes(c.res);
+      if (typeof size === 'number' || size === null) return finish(size);
+      return size.then(finish);
     },
   };
 };
@@ -94,6 +96,27 @@ function backendFacts(line: LogLine, trace: RequestTrace): void {
     line.backend_duration_ms = Math.round(ms * 100) / 100;
   }
   if (trace.cache !== undefined) line.upstream_cache = trace.cache;
+}
+
+/** The line's facts for a metrics sink, typed (the line is what the log says of them). */
+function factsOf(line: LogLine, trace: RequestTrace, version: string | null): RequestFacts {
+  const calls = trace.calls;
+  const last = calls?.[calls.length - 1];
+  const status = line.status as number | null;
+  // The backend's answer made the response: one it gave now, or one kept from before.
+  const fromBackend = last?.outcome === 'ok' || (trace.cache !== undefined && trace.cache !== 'miss');
+  return {
+    version,
+    route: line.route as string | null,
+    method: line.method as string,
+    status,
+    answeredBy: fromBackend && status !== null && status < 500 ? 'upstream' : 'gateway',
+    durationMs: line.duration_ms as number,
+    backend: last && { ...last, durationMs: line.backend_duration_ms as number },
+    cache: trace.cache,
+    subject: line.subject as string | null,
+    responseBytes: line.response_bytes as number | null,
+  };
 }
 
 /** The clock's time as RFC 3339, spelled once per millisecond however many lines share it. */

@@ -10,6 +10,7 @@ import type { CredentialStore } from './credentials/credential-store';
 import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
 import type { RateLimiter } from './rate-limiter';
 import type { RecordSource } from './record-source';
+import type { RecordRequest } from './request-facts';
 import { HmacTokenService } from './tokens';
 
 export interface ServiceParts {
@@ -31,6 +32,8 @@ export interface ServiceParts {
   afterResponse?: Services['afterResponse'];
   /** The docs page's assets, loaded by the entry (Node: from node_modules; Workers: bundled). */
   docsAssets?: DocsAssets;
+  /** Where each request's facts go (Workers: Analytics Engine); absent, nowhere. */
+  recordRequest?: RecordRequest;
   /**
    * Used when `TOKEN_SIGNING_SECRET` is unset; the entry supplies a random one and warns. A
    * function is called on first use (the Workers global scope may not draw random values).
@@ -68,6 +71,7 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     legacy: parts.legacy ?? createLegacyClient(config, { clock, log }),
     afterResponse: parts.afterResponse ?? ((_c, task) => void setTimeout(() => void task(), 0)),
     ...(parts.docsAssets ? { docsAssets: parts.docsAssets } : {}),
+    ...(parts.recordRequest ? { recordRequest: parts.recordRequest } : {}),
   };
 }
 

@@ -80,6 +80,24 @@ export function fakesClosedAfterEach(): (handler: Handler) => Promise<FakeUpstre
   };
 }
 
+/**
+ * A backend that records the headers of every request and answers it from `target` (the bundled
+ * gateway), for the workerd tests, which cannot see this process's memory: `GET /__seen` answers
+ * what it recorded, as JSON.
+ */
+export async function recordingProxy(target: string): Promise<Loopback> {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    if (req.url === '/__seen') return sendJson(res, seen);
+    seen.push({ method: req.method!, url: req.url!, headers: req.headers });
+    fetch(target + req.url!, { headers: { authorization: req.headers.authorization ?? '' } })
+      .then(async (answer) => sendJson(res, await answer.text(), answer.status))
+      .catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: closer(server) };
+}
+
 /** A port on 127.0.0.1 that nothing listens on (connection refused). */
 export async function closedPort(): Promise<string> {
   const server = createServer();
