@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTraceparent } from '../../src/core/trace-context';
 import type { LogLine } from '../../src/env';
+import { startGatewayProcess } from '../support/gateway-process';
 import { DEMO, json, testApp } from '../support/harness';
 import { legacyV1, type LegacyV1 } from '../support/legacy-v1';
 import { migrationApp } from '../support/migration';
@@ -206,5 +207,29 @@ describe('the access line (CONTRACT section 20)', () => {
     expect(res.headers.get('Svc-Request-Id')).not.toBe(sentId);
     expect(line.request_id).toBe(res.headers.get('Svc-Request-Id'));
     expect(line.client_request_id).toBe(logged);
+  });
+});
+
+describe('a real gateway process', () => {
+  it('writes time on every line of any kind (start-up, warnings, access, shutdown) and the TCP peer as source address', async () => {
+    // No TOKEN_SIGNING_SECRET and no CREDENTIALS_FILE: two warning lines at start-up.
+    const gateway = await startGatewayProcess({ TOKEN_SIGNING_SECRET: '', CREDENTIALS_FILE: '' });
+    try {
+      const res = await fetch(`${gateway.origin}/v2/species/ABAL3`, { headers: { Authorization: DEMO.key, 'User-Agent': 'probe/1' } });
+      await res.arrayBuffer();
+      const exited = new Promise((resolve) => gateway.child.once('exit', resolve));
+      gateway.child.kill('SIGTERM');
+      await exited;
+    } finally {
+      await gateway.stop();
+    }
+    const lines = gateway.lines.map((l) => JSON.parse(l) as LogLine);
+    expect(lines.filter((l) => l.level === 'warn').length, gateway.lines.join('\n')).toBeGreaterThanOrEqual(2);
+    expect(lines.some((l) => l.message === 'gateway listening')).toBe(true);
+    expect(lines.some((l) => String(l.message).includes('draining'))).toBe(true);
+    for (const line of lines) expect(Date.parse(String(line.time)), JSON.stringify(line)).not.toBeNaN();
+    const access = lines.find((l) => l.path === '/v2/species/ABAL3')!;
+    expect(access).toMatchObject({ status: 200, source_address: '127.0.0.1', user_agent: 'probe/1' });
+    expect(access.trace_id).toMatch(/^[0-9a-f]{32}$/);
   });
 });
