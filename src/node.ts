@@ -214,6 +214,8 @@ export async function main(): Promise<void> {
   // REDIS_URL shares rate limits and failure throttles between instances; unset, they are per process.
   const rateLimiter = config.redisUrl ? await redisRateLimiter(config.redisUrl, systemClock, log) : undefined;
   const credentials = credentialStore(config);
+  // OpenTelemetry is loaded only when an endpoint is set: without it, start-up and memory are untouched.
+  const otlp = config.otlpEndpoint ? await (await import('./node/otlp')).otlpExport(`${config.serviceName}-gateway`) : undefined;
   const services = assembleServices(config, {
     source,
     credentials,
@@ -225,6 +227,7 @@ export async function main(): Promise<void> {
     afterResponse: afterNodeResponse,
     docsAssets: nodeDocsAssets(),
     rateLimiter,
+    recordRequest: otlp?.record,
   });
   const app = createApp(config, services);
 
@@ -255,7 +258,8 @@ export async function main(): Promise<void> {
   // Drain in-flight requests on SIGTERM/SIGINT, then exit.
   const shutdown = (signal: string) => {
     consoleLog({ level: 'info', message: `${signal}: draining` });
-    server.close(() => process.exit(0));
+    // Spans still batched are exported before the process ends.
+    server.close(() => void (otlp ? otlp.shutdown().catch(() => {}) : Promise.resolve()).finally(() => process.exit(0)));
     setTimeout(() => process.exit(1), 10_000).unref();
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));

@@ -22,19 +22,18 @@ export interface BackendCall {
   outcome: BackendOutcome;
 }
 
-/** One HTTP request to a backend, as a tracing exporter sees it (OTLP: a client span). */
-export interface ClientSpan {
-  trace: RequestTrace;
+/** One HTTP request to a backend (an attempt: a retry is another), as a tracing exporter sees it (OTLP: a client span). */
+export interface BackendAttempt {
+  /** The span id its `traceparent` carried. */
   spanId: string;
   backend: BackendName;
-  method: string;
   url: string;
-  /** `Date.now()` at the start, and the duration. */
+  /** `Date.now()` at its start, and how long it took. */
   startMs: number;
   durationMs: number;
   status: number | null;
-  /** Why no usable answer came, when none did. */
-  error?: string;
+  /** Why it gave no usable answer (the log's reason), when it did not. */
+  error: string | undefined;
 }
 
 /**
@@ -49,6 +48,8 @@ export class RequestTrace {
   calls: BackendCall[] | undefined;
   /** How the last upstream read was answered (section 20: the access line's upstream cache result). */
   cache: CacheResult | undefined;
+  /** Each HTTP request made to a backend for this request, for a tracing exporter. */
+  attempts: BackendAttempt[] | undefined;
 
   private constructor(
     readonly traceId: string,
@@ -73,5 +74,9 @@ export class RequestTrace {
 
   noteCall(call: BackendCall): void {
     (this.calls ??= []).push(call);
+  }
+
+  noteAttempt(attempt: BackendAttempt): void {
+    (this.attempts ??= []).push(attempt);
   }
 }

@@ -51,7 +51,11 @@ export class LegacyClient implements LegacyBackend {
   }
 
   get(target: string, ctx: BackendContext): Promise<LegacyAnswer> {
-    return this.resilience.call((deadline, sent) => this.attempt(target, ctx, deadline, sent), { ...ctx, path: target }, this.options.tuning.retries);
+    return this.resilience.call(
+      (deadline, sent) => this.attempt(target, ctx, deadline, sent),
+      { ...ctx, path: target, url: this.options.baseUrl + target },
+      this.options.tuning.retries,
+    );
   }
 
   private async attempt(target: string, ctx: BackendContext, deadline: AbortSignal, sent: Attempt): Promise<LegacyAnswer | Failure> {

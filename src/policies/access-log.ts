@@ -70,7 +70,7 @@ export const accessLog = (
       const finish = (bytes: number | null) => {
         line.response_bytes = bytes;
         services.log(line);
-        services.recordRequest?.(factsOf(line, trace, version?.name ?? null));
+        if (services.recordRequest) services.recordRequest(factsOf(line, trace, version?.name ?? null, c.get('base'), services.clock.now()));
       };
       // HEAD sends no body; an aborted request was sent nothing it is known to have received.
       const size = aborted ? null : c.req.method === 'HEAD' ? 0 : bodyBytes(c.res);
@@ -99,7 +99,7 @@ function backendFacts(line: LogLine, trace: RequestTrace): void {
 }
 
 /** The line's facts for a metrics sink, typed (the line is what the log says of them). */
-function factsOf(line: LogLine, trace: RequestTrace, version: string | null): RequestFacts {
+function factsOf(line: LogLine, trace: RequestTrace, version: string | null, base: string, now: number): RequestFacts {
   const calls = trace.calls;
   const last = calls?.[calls.length - 1];
   const status = line.status as number | null;
@@ -116,6 +116,12 @@ function factsOf(line: LogLine, trace: RequestTrace, version: string | null): Re
     cache: trace.cache,
     subject: line.subject as string | null,
     responseBytes: line.response_bytes as number | null,
+    trace,
+    startedAtMs: now - (line.duration_ms as number),
+    target: line.path as string,
+    httpRoute: line.route === null ? null : base + (line.route as string).slice((line.route as string).indexOf(' ') + 1),
+    userAgent: line.user_agent as string | null,
+    sourceAddress: line.source_address as string | null,
   };
 }
 

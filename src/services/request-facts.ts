@@ -1,4 +1,4 @@
-import type { BackendCall, CacheResult } from '../core/request-trace';
+import type { BackendCall, CacheResult, RequestTrace } from '../core/request-trace';
 
 /**
  * What one request came to, for a metrics sink (CONTRACT section 20): only bounded values (the
@@ -22,6 +22,16 @@ export interface RequestFacts {
   /** `project:<id>`, `member:<id>`, `client:<id>`, or null when no caller was authenticated. */
   subject: string | null;
   responseBytes: number | null;
+  /** The request's trace, with each HTTP request made to a backend (a tracing exporter's client spans). */
+  trace: RequestTrace;
+  /** `Date.now()` when the request reached the gateway. */
+  startedAtMs: number;
+  /** The path and query, credentials redacted (the access line's `path`). */
+  target: string;
+  /** The route with the base the caller used (`/v2/species/{id}`), or null where no versioned route matched. */
+  httpRoute: string | null;
+  userAgent: string | null;
+  sourceAddress: string | null;
 }
 
 /** Where a request's facts go once its access line is written (Workers: an Analytics Engine data point). */

@@ -168,7 +168,11 @@ export class UpstreamClient {
 
   /** The attempts of one call, within the shared resilience discipline. */
   private call<T>(path: string, validate: Validate<T>, ctx: SourceContext, retries: number): Promise<Answer<T>> {
-    return this.resilience.call((deadline, sent) => this.attempt(path, validate, ctx, deadline, sent), { ...ctx, path }, retries);
+    return this.resilience.call(
+      (deadline, sent) => this.attempt(path, validate, ctx, deadline, sent),
+      { ...ctx, path, url: this.options.baseUrl + path },
+      retries,
+    );
   }
 
   private async attempt<T>(path: string, validate: Validate<T>, ctx: SourceContext, deadline: AbortSignal, sent: Attempt): Promise<Answer<T> | Failure> {

@@ -57,6 +57,8 @@ export interface CallContext {
   trace?: RequestTrace;
   /** The backend path and query, for the log. */
   path: string;
+  /** The whole URL called, for a tracing exporter. */
+  url: string;
 }
 
 /**
@@ -118,9 +120,7 @@ export class Resilience {
     this.budget.deposit();
     for (let n = 1; ; n++) {
       if (!this.breaker.allow()) throw this.openError();
-      sent.traceparent = trace.outgoing().traceparent;
-      sent.status = null;
-      const outcome = await attempt(deadline, sent);
+      const outcome = await this.attempt(attempt, deadline, sent, trace, ctx.url);
       const failed = isFailure(outcome);
       if (failed && outcome.outage) this.breaker.failure();
       else this.breaker.success();
@@ -137,6 +137,32 @@ export class Resilience {
       const retry = outcome.retryable && n <= retries && !deadline.aborted && this.budget.withdraw();
       if (!retry) throw outcome.error;
       await pause(Math.random() * RETRY_JITTER_MS, deadline);
+    }
+  }
+
+  /** One attempt, with a span of its own in the request's trace, noted there as it ends. */
+  private async attempt<A>(
+    attempt: (deadline: AbortSignal, sent: Attempt) => Promise<A | Failure>,
+    deadline: AbortSignal,
+    sent: Attempt,
+    trace: RequestTrace,
+    url: string,
+  ): Promise<A | Failure> {
+    const { spanId, traceparent } = trace.outgoing();
+    sent.traceparent = traceparent;
+    sent.status = null;
+    const startMs = Date.now();
+    const began = performance.now();
+    let error: string | undefined;
+    try {
+      const outcome = await attempt(deadline, sent);
+      if (isFailure(outcome)) error = outcome.reason;
+      return outcome;
+    } catch (err) {
+      error = String(err);
+      throw err;
+    } finally {
+      trace.noteAttempt({ spanId, backend: this.options.backend, url, startMs, durationMs: performance.now() - began, status: sent.status, error });
     }
   }
 
