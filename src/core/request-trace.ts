@@ -42,8 +42,7 @@ export interface BackendAttempt {
  * to a backend gets a span id of its own under the gateway's span.
  */
 export class RequestTrace {
-  /** The gateway's span of this request: the parent of every backend call's span. */
-  readonly spanId = newSpanId();
+  private ownSpan: string | undefined;
   /** The calls to backends made for this request, in order; undefined while there are none. */
   calls: BackendCall[] | undefined;
   /** How the last upstream read was answered (section 20: the access line's upstream cache result). */
@@ -64,6 +63,12 @@ export class RequestTrace {
    */
   static start(incoming?: TraceParent): RequestTrace {
     return incoming ? new RequestTrace(incoming.traceId, incoming.parentId, incoming.flags) : new RequestTrace(newTraceId(), undefined, 1);
+  }
+
+  /** The gateway's span of this request, the parent of every backend call's span: drawn when first needed (an exporter). */
+  get spanId(): string {
+    this.ownSpan ??= newSpanId();
+    return this.ownSpan;
   }
 
   /** The `traceparent` of one request to a backend: this trace, a new span under the gateway's. */

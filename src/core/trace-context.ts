@@ -67,6 +67,14 @@ export function randomHex(bytes: number): string {
   return ALL_ZERO.test(hex) ? randomHex(bytes) : hex;
 }
 
-/** A new trace id (16 bytes) and span id (8 bytes). */
-export const newTraceId = (): string => randomHex(16);
+/**
+ * A new trace id: a version-4 UUID's 32 hex digits (122 random bits, never all zero), which the
+ * runtime draws from buffered entropy at half the cost of 16 bytes spelled out here.
+ */
+export function newTraceId(): string {
+  const u = crypto.randomUUID();
+  return u.slice(0, 8) + u.slice(9, 13) + u.slice(14, 18) + u.slice(19, 23) + u.slice(24);
+}
+
+/** A new span id (8 random bytes). */
 export const newSpanId = (): string => randomHex(8);
