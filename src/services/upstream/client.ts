@@ -106,12 +106,17 @@ export class UpstreamClient {
   /** One uncached call without retry, for readiness; a 404 counts as a broken upstream. */
   async probe<T>(path: string, validate: Validate<T>, ctx: SourceContext): Promise<void> {
     const answer = await this.call(path, validate, ctx, 0);
-    if (answer.kind === 'notFound') throw this.notServed(path);
+    if (answer.kind === 'notFound') throw this.notServed(path, ctx);
   }
 
   /** The 502 for a collection the upstream does not have: almost always a wrong `UPSTREAM_URL`. */
-  notServed(path: string): ApiError {
-    this.options.log({ level: 'error', message: `upstream answers 404 for ${path}: check UPSTREAM_URL` });
+  notServed(path: string, ctx: SourceContext): ApiError {
+    this.options.log({
+      level: 'error',
+      message: `upstream answers 404 for ${path}: check UPSTREAM_URL`,
+      request_id: ctx.requestId,
+      trace_id: ctx.trace?.traceId,
+    });
     return unavailable();
   }
 
