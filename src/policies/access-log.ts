@@ -103,8 +103,8 @@ function factsOf(line: LogLine, trace: RequestTrace, version: string | null, bas
   const calls = trace.calls;
   const last = calls?.[calls.length - 1];
   const status = line.status as number | null;
-  // The backend's answer made the response: one it gave now, or one kept from before.
-  const fromBackend = last?.outcome === 'ok' || (trace.cache !== undefined && trace.cache !== 'miss');
+  // A backend's answer to this request made the response; a cached copy is the gateway's own.
+  const fromBackend = last?.outcome === 'ok';
   return {
     version,
     route: line.route as string | null,

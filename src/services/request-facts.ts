@@ -13,7 +13,7 @@ export interface RequestFacts {
   method: string;
   /** Null when the caller left before its answer. */
   status: number | null;
-  /** `upstream` when a backend's answer (or a cached one) made the response, else `gateway`. */
+  /** `upstream` when a backend's answer to this request made the response, else `gateway` (a cached copy included). */
   answeredBy: 'gateway' | 'upstream';
   durationMs: number;
   /** The last call to a backend made for the request, its time being that of all of them. */

@@ -67,6 +67,9 @@ describe('Analytics Engine on Workers', () => {
     expect(point.blobs).toEqual(['v2', 'GET /species', 'GET', '200', 'upstream', 'upstream', 'ok', 'miss']);
     expect(point.doubles![2], 'backend time').toBeGreaterThan(0);
     expect(point.doubles![3], 'backend status').toBe(200);
+    // Asked again: the Cache API answers, and a cached copy is the gateway's answer.
+    await json(await gatewayClient(gateway).get(`/v2/species?q=${q}`));
+    expect(metrics.points[1]!.blobs).toEqual(['v2', 'GET /species', 'GET', '200', 'gateway', '', '', 'hit']);
     const seen = (await (await fetch(`${upstream}/__seen`)).json()) as { url: string; headers: Record<string, string> }[];
     const call = seen.find((s) => s.url.includes(q));
     expect(call, JSON.stringify(seen.map((s) => s.url))).toBeDefined();
