@@ -14,6 +14,10 @@ export interface Config {
   serviceName: string;
   docsUrl: string;
   trustProxy: boolean;
+  /** Continue an incoming W3C `traceparent` (CONTRACT section 20); otherwise every request starts a trace. */
+  trustTraceparent: boolean;
+  /** Node: `OTEL_EXPORTER_OTLP_ENDPOINT`, where spans are exported over OTLP/HTTP; unset, nothing is exported or loaded. */
+  otlpEndpoint: string | undefined;
   httpsRedirectUntil: number;
   v1DeprecatedAt: number;
   v1Sunset: number;
@@ -188,6 +192,8 @@ export function parseConfig(vars: ConfigVars): Config {
     serviceName,
     docsUrl: url('DOCS_URL', 'https://docs.botanical.example')!,
     trustProxy: bool('TRUST_PROXY'),
+    trustTraceparent: bool('TRUST_TRACEPARENT'),
+    otlpEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT'),
     httpsRedirectUntil: instant('HTTPS_REDIRECT_UNTIL', '2026-08-31T00:00:00Z'),
     v1DeprecatedAt,
     v1Sunset,

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { Config } from './config';
+import type { RequestTrace } from './core/request-trace';
 import type { LegacyBackend } from './migration/legacy-client';
 import type { Lifecycle } from './services/lifecycle';
 import type { Clock } from './services/clock';
@@ -7,6 +8,7 @@ import type { DocsAssets } from './openapi/docs-page';
 import type { ConnectionFacts } from './services/connection';
 import type { CredentialStore, Principal } from './services/credentials/credential-store';
 import type { RateLimiter } from './services/rate-limiter';
+import type { RecordRequest } from './services/request-facts';
 import type { RecordSource } from './services/record-source';
 import type { TokenService } from './services/tokens';
 import type { ResponseHeaders } from './policies/response-headers';
@@ -41,6 +43,8 @@ export interface Services {
   docsAssets?: DocsAssets;
   /** Whether the process is stopping (Node's graceful stop); absent: it never stops on its own. */
   lifecycle?: Lifecycle;
+  /** Takes each request's facts once it is answered (Workers: the `METRICS` Analytics Engine binding); absent: nothing is recorded. */
+  recordRequest?: RecordRequest;
 }
 
 /** Where and how the caller's credential arrived, for the log (`apiKey`, `bearer`, `v1:query`, ...). */
@@ -53,6 +57,10 @@ export interface Caller {
 export interface AppEnv {
   Variables: {
     requestId: string;
+    /** The request's trace (CONTRACT section 20): its id, and what its backends did. */
+    trace: RequestTrace;
+    /** The caller's own `Svc-Request-Id`, when it is a valid token: logged, never the gateway's id. */
+    clientRequestId?: string;
     /** When the request reached the policies (`performance.now()`), for the access line's duration. */
     startedAt: number;
     /** The API version the path belongs to, and the base path the caller used (`/api/v1`). */

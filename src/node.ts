@@ -22,7 +22,7 @@ import { systemClock } from './services/clock';
 import { stoppableLifecycle } from './services/lifecycle';
 import type { ConnectionInfo } from './services/connection';
 import type { LogLine } from './env';
-import { assembleServices, randomSecret } from './services/index';
+import { assembleServices, consoleLog, logText, randomSecret } from './services/index';
 import { createUpstreamSource } from './services/upstream/index';
 import { redisRateLimiter } from './services/rate-limit/redis-connection';
 
@@ -30,7 +30,7 @@ const FIXTURE = new URL('../fixtures/taxa.json', import.meta.url);
 /** The compiled dataset (`npm run compile:data`; `npm start` runs it first when stale). */
 const COMPILED = new URL('../generated/taxa.bin', import.meta.url);
 
-const warn = (message: string) => console.log(JSON.stringify({ level: 'warn', message }));
+const warn = (message: string) => consoleLog({ level: 'warn', message });
 
 /** Reads the bundled dataset from `fixtures/`. */
 export function loadDataset(): Dataset {
@@ -110,13 +110,13 @@ export function batchedLog(sink: LogSink, maxQueuedBytes = LOG_QUEUE_MAX_BYTES) 
     if (text) sink.write(text);
   };
   const log = (line: LogLine) => {
-    const text = `${JSON.stringify(line)}\n`;
+    const text = `${logText(line)}\n`;
     if (sink.writableLength + pending.length + text.length > maxQueuedBytes) {
       dropped++;
       return;
     }
     if (dropped > 0 && sink.writableLength + pending.length < maxQueuedBytes / 2) {
-      pending += `${JSON.stringify({ level: 'warn', message: 'log lines dropped: the log reader did not keep up', dropped })}\n`;
+      pending += `${logText({ level: 'warn', message: 'log lines dropped: the log reader did not keep up', dropped })}\n`;
       dropped = 0;
     }
     pending += text;
@@ -218,6 +218,8 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   const credentials = liveCredentials(config.credentialsFile, { log, warn });
   process.on('SIGHUP', () => credentials.reload('SIGHUP'));
   const lifecycle = stoppableLifecycle();
+  // OpenTelemetry is loaded only when an endpoint is set: without it, start-up and memory are untouched.
+  const otlp = config.otlpEndpoint && !check ? await (await import('./node/otlp')).otlpExport(`${config.serviceName}-gateway`) : undefined;
   const services = assembleServices(config, {
     source,
     credentials: credentials.store,
@@ -230,6 +232,7 @@ export async function main(argv: readonly string[] = []): Promise<void> {
     docsAssets: nodeDocsAssets(),
     rateLimiter,
     lifecycle,
+    recordRequest: otlp?.record,
   });
   const app = createApp(config, services);
   const summary = () => ({
@@ -240,9 +243,7 @@ export async function main(argv: readonly string[] = []): Promise<void> {
     config: describeConfig(config),
   });
   if (check) {
-    console.log(
-      JSON.stringify({ level: 'info', message: 'check passed: the gateway would start (not listening)', host: config.host, port: config.port, ...summary() }),
-    );
+    consoleLog({ level: 'info', message: 'check passed: the gateway would start (not listening)', host: config.host, port: config.port, ...summary() });
     // Whatever the services started (timers, watchers) must not keep a check running.
     process.exit(0);
   }
@@ -250,10 +251,12 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   // Node's limits and the answers to what its HTTP layer refuses: src/node/http-server.ts.
   const server = createGatewayServer(app.fetch, config, { log, clock: systemClock });
   // SIGTERM/SIGINT: readiness 503, drain, exit (src/node/shutdown.ts).
-  listenForStop(gracefulStop(server, config.shutdown, { lifecycle, log, exit: (code) => process.exit(code) }).stop);
+  // Spans still batched are exported before the process ends.
+  const exit = (code: number) => void (otlp ? otlp.shutdown().catch(() => {}) : Promise.resolve()).finally(() => process.exit(code));
+  listenForStop(gracefulStop(server, config.shutdown, { lifecycle, log, exit }).stop);
   server.listen(config.port, config.host, () => {
     const info = server.address() as AddressInfo;
-    console.log(JSON.stringify({ level: 'info', message: 'gateway listening', host: info.address, port: info.port, ...summary() }));
+    consoleLog({ level: 'info', message: 'gateway listening', host: info.address, port: info.port, ...summary() });
   });
 
   server.once('error', (err: NodeJS.ErrnoException) => {

@@ -44,6 +44,7 @@ export function renderError(err: unknown, c: Context<AppEnv>, { config, services
     services.log({
       level: 'error',
       request_id: c.get('requestId'),
+      trace_id: c.get('trace')?.traceId,
       error: err instanceof Error ? err.name : typeof err,
       message: err instanceof Error ? err.message : undefined,
     });

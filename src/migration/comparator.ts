@@ -6,6 +6,7 @@ const MAX_VALUE_CHARS = 200;
 
 export interface Comparison {
   requestId: string;
+  traceId: string;
   /** `GET /species/{id}` */
   route: string;
   /** The caller's path and query, credentials redacted. */
@@ -25,7 +26,7 @@ function shown(value: unknown): unknown {
 
 /** The line of a comparison that could not be made, counted apart from differences. */
 export function notMade(
-  c: Pick<Comparison, 'requestId' | 'route' | 'path'>,
+  c: Pick<Comparison, 'requestId' | 'traceId' | 'route' | 'path'>,
   answeredBy: Comparison['answeredBy'],
   reason: string,
   log: (line: LogLine) => void,
@@ -35,6 +36,7 @@ export function notMade(
     level: 'warn',
     message: 'v1 comparison not made',
     request_id: c.requestId,
+    trace_id: c.traceId,
     route: c.route,
     path: c.path,
     answered_by: answeredBy,
@@ -50,7 +52,7 @@ export function notMade(
  * `v1 comparison not made` line when the other side could not answer. Never throws.
  */
 export async function compareInBackground(c: Comparison, ignore: readonly string[], log: (line: LogLine) => void): Promise<void> {
-  const about = { request_id: c.requestId, route: c.route, path: c.path, answered_by: c.answeredBy };
+  const about = { request_id: c.requestId, trace_id: c.traceId, route: c.route, path: c.path, answered_by: c.answeredBy };
   let answered: Side;
   let other: Side;
   try {

@@ -9,7 +9,7 @@ import type { Side } from './compare';
 type Vars = AppEnv['Variables'];
 
 /** What the gateway learnt of the request before the routes, handed to the shadow as it stands. */
-const CARRIED = ['requestId', 'version', 'base', 'host', 'caller'] as const;
+const CARRIED = ['requestId', 'trace', 'version', 'base', 'host', 'caller'] as const;
 
 /**
  * The facade's answer to a v1 request the legacy backend has already answered: the same core

@@ -1,10 +1,11 @@
 import type { Config } from '../config';
 import type { LogLine } from '../env';
-import { REQUEST_ID_HEADER } from '../policies/request-id';
+import type { RequestTrace } from '../core/request-trace';
 import type { Clock } from '../services/clock';
 import { MAX_BODY_BYTES } from '../services/upstream/client';
+import { backendHeaders } from '../services/upstream/backend-headers';
 import { readBounded } from '../services/upstream/io';
-import { failure, Resilience, unavailable, type Failure } from '../services/upstream/resilience';
+import { failure, Resilience, unavailable, type Attempt, type Failure } from '../services/upstream/resilience';
 import type { Readiness } from '../services/record-source';
 import { ApiError } from '../errors/api-error';
 
@@ -18,9 +19,15 @@ export interface LegacyAnswer {
 /** The existing v1 backend, behind an interface so tests and both runtimes can supply one. */
 export interface LegacyBackend {
   /** `target` is a path and query below `LEGACY_V1_URL` (`/species?q=oak`). Throws upstream ApiErrors. */
-  get(target: string, ctx: { requestId: string }): Promise<LegacyAnswer>;
+  get(target: string, ctx: BackendContext): Promise<LegacyAnswer>;
   /** Whether it answers now, with the gateway's credential (for `/readyz` while it answers v1). */
-  ready?(ctx: { requestId: string }): Promise<Readiness>;
+  ready?(ctx: BackendContext): Promise<Readiness>;
+}
+
+/** The request a call is made for: its id, and its trace, which the call continues and notes itself on. */
+export interface BackendContext {
+  requestId: string;
+  trace?: RequestTrace;
 }
 
 /** What readiness asks the legacy backend: the first page of the one collection every v1 backend serves. */
@@ -31,8 +38,8 @@ const ANSWERS: ReadonlySet<number> = new Set([200, 400, 404, 405, 410, 422]);
 
 /**
  * Forwards v1 requests to `LEGACY_V1_URL` with the same discipline as upstream mode (one deadline,
- * one retry in a budget, its own circuit breaker), sending only its own headers: the request id
- * and `LEGACY_V1_AUTHORIZATION`. Nothing else of the caller's request is sent.
+ * one retry in a budget, its own circuit breaker), sending only its own headers: the request id,
+ * the trace and `LEGACY_V1_AUTHORIZATION`. Nothing else of the caller's request is sent.
  */
 export class LegacyClient implements LegacyBackend {
   private readonly resilience: Resilience;
@@ -48,23 +55,31 @@ export class LegacyClient implements LegacyBackend {
       fetch?: typeof fetch;
     },
   ) {
-    this.resilience = new Resilience({ name: 'legacy v1 backend', credentialVariable: 'LEGACY_V1_AUTHORIZATION', ...options });
+    this.resilience = new Resilience({ name: 'legacy v1 backend', backend: 'legacy', credentialVariable: 'LEGACY_V1_AUTHORIZATION', ...options });
   }
 
-  get(target: string, ctx: { requestId: string }): Promise<LegacyAnswer> {
-    return this.resilience.call((deadline) => this.attempt(target, ctx, deadline), { requestId: ctx.requestId, path: target }, this.options.tuning.retries);
+  get(target: string, ctx: BackendContext): Promise<LegacyAnswer> {
+    return this.resilience.call(
+      (deadline, sent) => this.attempt(target, ctx, deadline, sent),
+      { ...ctx, path: target, url: this.options.baseUrl + target },
+      this.options.tuning.retries,
+    );
   }
 
   /** One call without retry, coalesced: an unreachable backend, or one refusing `LEGACY_V1_AUTHORIZATION`, is not ready. */
-  ready(ctx: { requestId: string }): Promise<Readiness> {
+  ready(ctx: BackendContext): Promise<Readiness> {
     this.checking ??= this.check(ctx).finally(() => (this.checking = undefined));
     return this.checking;
   }
 
-  private async check(ctx: { requestId: string }): Promise<Readiness> {
+  private async check(ctx: BackendContext): Promise<Readiness> {
     let problem: string | undefined;
     try {
-      const answer = await this.resilience.call((deadline) => this.attempt(PROBE_TARGET, ctx, deadline), { requestId: ctx.requestId, path: PROBE_TARGET }, 0);
+      const answer = await this.resilience.call(
+        (deadline, sent) => this.attempt(PROBE_TARGET, ctx, deadline, sent),
+        { ...ctx, path: PROBE_TARGET, url: this.options.baseUrl + PROBE_TARGET },
+        0,
+      );
       if (answer.status !== 200) problem = `answered ${answer.status} for ${PROBE_TARGET}`;
     } catch (err) {
       problem = err instanceof ApiError ? err.code : 'svc/internalError';
@@ -72,15 +87,15 @@ export class LegacyClient implements LegacyBackend {
     return { ready: !problem, report: { legacy: { reachable: !problem, breaker: this.resilience.breaker.state, ...(problem ? { problem } : {}) } } };
   }
 
-  private async attempt(target: string, ctx: { requestId: string }, deadline: AbortSignal): Promise<LegacyAnswer | Failure> {
-    const headers: Record<string, string> = { Accept: 'application/json', [REQUEST_ID_HEADER]: ctx.requestId };
-    if (this.options.authorization) headers.Authorization = this.options.authorization;
+  private async attempt(target: string, ctx: BackendContext, deadline: AbortSignal, sent: Attempt): Promise<LegacyAnswer | Failure> {
+    const headers = backendHeaders(ctx.requestId, sent.traceparent, this.options.authorization);
     const fetchFn = this.options.fetch ?? fetch;
     let res: Response;
     let text: string;
     try {
       // Not followed: a redirect could carry the gateway's credential elsewhere.
       res = await fetchFn(this.options.baseUrl + target, { headers, signal: deadline, redirect: 'manual' });
+      sent.status = res.status;
       if (!ANSWERS.has(res.status)) {
         void res.body?.cancel().catch(() => {});
         return this.resilience.refused(res);

@@ -19,7 +19,7 @@ const MAX_IN_FLIGHT = 32;
 
 /** The legacy backend's answer to the caller's request, in the caller's terms (its base in links). */
 async function askLegacy(c: Context<AppEnv>, legacy: LegacyBackend, legacyUrl: string): Promise<Side & { lastModified: string | null }> {
-  const answer = await legacy.get(forwardedTarget(c.req.url, c.get('base')), { requestId: c.get('requestId') });
+  const answer = await legacy.get(forwardedTarget(c.req.url, c.get('base')), { requestId: c.get('requestId'), trace: c.get('trace') });
   return { status: answer.status, body: rewriteLinks(answer.body, legacyUrl, c.get('base')), lastModified: answer.lastModified };
 }
 
@@ -38,7 +38,7 @@ export function v1Migration(settings: MigrationConfig, services: Services, facad
     if (!route) return next();
     requireAccess(c, route.resource);
     const compare = sampled(c.get('requestId'), settings.comparePercent);
-    const about = { requestId: c.get('requestId'), route: route.template, path: redactedTarget(c.req.url) };
+    const about = { requestId: c.get('requestId'), traceId: c.get('trace').traceId, route: route.template, path: redactedTarget(c.req.url) };
     const inBackground = (answeredBy: 'facade' | 'legacy', answered: () => Promise<Side>, other: () => Promise<Side>) =>
       services.afterResponse(c, async () => {
         // Past this many at once the gateway is busy: callers come first, the comparison is skipped.

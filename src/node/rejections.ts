@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Config } from '../config';
 import type { LogLine } from '../env';
+import { newTraceId } from '../core/trace-context';
 import { ApiError } from '../errors/api-error';
 import type { ErrorCode } from '../errors/codes';
 import { problemJson } from '../errors/render';
@@ -49,6 +50,8 @@ function logLine(deps: RejectionDeps, requestId: string, refused: Refused, outco
   deps.log({
     time: new Date(deps.clock.now()).toISOString(),
     request_id: requestId,
+    // A request the app never saw still starts a trace of its own: every request line has one.
+    trace_id: newTraceId(),
     method: refused.method?.slice(0, 20) ?? null,
     path: logPath(refused.target),
     version: null,

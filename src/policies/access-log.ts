@@ -1,14 +1,28 @@
+import type { Config } from '../config';
+import type { RequestTrace } from '../core/request-trace';
 import type { LogLine, Services } from '../env';
+import type { RequestFacts } from '../services/request-facts';
 import { routeTemplate } from '../migration/v1-routes';
 import { ClientGone } from './client-body';
 import type { Policy } from './policy';
 import { redactedTarget } from './redact';
+import { bodyBytes } from './response-headers';
+import { sourceAddress } from './source-address';
+
+/** The longest `User-Agent` the line keeps (CONTRACT section 20): enough to name any real client. */
+const MAX_USER_AGENT = 256;
 
 /**
- * One JSON line per request (CONTRACT section 13), with credentials redacted from the path; a
+ * One JSON line per request (CONTRACT sections 13 and 20), with credentials redacted from the
+ * path: its trace, the caller's own request id when valid, where it came from and with what
+ * client, what was sent back and, where a backend was called, the backend's status, time and the
+ * upstream cache's result, so the gateway's own time and the backend's can be told apart. A
  * refused credential adds `auth_failure` (place, code, client, source address: section 18).
  */
-export const accessLog = (services: Pick<Services, 'log' | 'clock' | 'clientGone'>): Policy => {
+export const accessLog = (
+  config: Pick<Config, 'trustProxy'>,
+  services: Pick<Services, 'log' | 'clock' | 'clientGone' | 'connection' | 'recordRequest'>,
+): Policy => {
   const time = isoTimes(services.clock);
   return {
     before(c) {
@@ -20,19 +34,24 @@ export const accessLog = (services: Pick<Services, 'log' | 'clock' | 'clientGone
       const caller = c.get('caller');
       const flags = c.get('logFlags');
       const authFailure = c.get('authFailure');
+      const trace = c.get('trace');
+      const clientRequestId = c.get('clientRequestId');
       // Members in a fixed order, set one by one: no object spread per request.
       const line: LogLine = {
         time: time(),
         request_id: c.get('requestId'),
-        method: c.req.method,
-        path: redactedTarget(c.req.url),
-        version: version?.name ?? null,
-        // The template, not the path, so usage reports count routes rather than ids.
-        route: version ? routeTemplate(c.req.method, c.req.path.slice(c.get('base').length)) : null,
+        trace_id: trace.traceId,
       };
+      if (clientRequestId !== undefined) line.client_request_id = clientRequestId;
+      line.method = c.req.method;
+      line.path = redactedTarget(c.req.url);
+      line.version = version?.name ?? null;
+      // The template, not the path, so usage reports count routes rather than ids.
+      line.route = version ? routeTemplate(c.req.method, c.req.path.slice(c.get('base').length)) : null;
       // A caller that went away got no answer: no status is logged as if it had one, and whatever
       // the handler made of a half-read request is not the gateway's failure.
-      if (c.error instanceof ClientGone || services.clientGone(c)) {
+      const aborted = c.error instanceof ClientGone || services.clientGone(c);
+      if (aborted) {
         line.level = 'info';
         line.aborted = true;
         line.status = null;
@@ -42,12 +61,69 @@ export const accessLog = (services: Pick<Services, 'log' | 'clock' | 'clientGone
       line.duration_ms = Math.round((performance.now() - c.get('startedAt')) * 100) / 100;
       line.subject = caller ? `${caller.principal.kind}:${caller.principal.id}` : null;
       line.credential = caller?.credential ?? null;
+      const forwardedFor = config.trustProxy ? c.req.header('X-Forwarded-For') : undefined;
+      line.source_address = sourceAddress(services.connection(c), forwardedFor, config.trustProxy) ?? null;
+      line.user_agent = c.req.header('User-Agent')?.slice(0, MAX_USER_AGENT) ?? null;
+      if (trace.calls !== undefined || trace.cache !== undefined) backendFacts(line, trace);
       if (flags.length > 0) line.flags = flags;
       if (authFailure) line.auth_failure = authFailure;
-      services.log(line);
+      const finish = (bytes: number | null) => {
+        line.response_bytes = bytes;
+        services.log(line);
+        if (services.recordRequest) services.recordRequest(factsOf(line, trace, version?.name ?? null, c.get('base'), services.clock.now()));
+      };
+      // HEAD sends no body; an aborted request was sent nothing it is known to have received.
+      const size = aborted ? null : c.req.method === 'HEAD' ? 0 : bodyBytes(c.res);
+      if (typeof size === 'number' || size === null) return finish(size);
+      return size.then(finish);
     },
   };
 };
+
+/**
+ * What the backends did for the request: the last call's backend, status and outcome, the time
+ * of all its calls (a v1 page past the last asks twice), and where the upstream read came from.
+ */
+function backendFacts(line: LogLine, trace: RequestTrace): void {
+  const calls = trace.calls;
+  if (calls !== undefined) {
+    const last = calls[calls.length - 1]!;
+    let ms = 0;
+    for (const call of calls) ms += call.durationMs;
+    line.backend = last.backend;
+    line.backend_status = last.status;
+    line.backend_outcome = last.outcome;
+    line.backend_duration_ms = Math.round(ms * 100) / 100;
+  }
+  if (trace.cache !== undefined) line.upstream_cache = trace.cache;
+}
+
+/** The line's facts for a metrics sink, typed (the line is what the log says of them). */
+function factsOf(line: LogLine, trace: RequestTrace, version: string | null, base: string, now: number): RequestFacts {
+  const calls = trace.calls;
+  const last = calls?.[calls.length - 1];
+  const status = line.status as number | null;
+  // A backend's answer to this request made the response; a cached copy is the gateway's own.
+  const fromBackend = last?.outcome === 'ok';
+  return {
+    version,
+    route: line.route as string | null,
+    method: line.method as string,
+    status,
+    answeredBy: fromBackend && status !== null && status < 500 ? 'upstream' : 'gateway',
+    durationMs: line.duration_ms as number,
+    backend: last && { ...last, durationMs: line.backend_duration_ms as number },
+    cache: trace.cache,
+    subject: line.subject as string | null,
+    responseBytes: line.response_bytes as number | null,
+    trace,
+    startedAtMs: now - (line.duration_ms as number),
+    target: line.path as string,
+    httpRoute: line.route === null ? null : base + (line.route as string).slice((line.route as string).indexOf(' ') + 1),
+    userAgent: line.user_agent as string | null,
+    sourceAddress: line.source_address as string | null,
+  };
+}
 
 /** The clock's time as RFC 3339, spelled once per millisecond however many lines share it. */
 function isoTimes(clock: Services['clock']): () => string {

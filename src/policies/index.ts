@@ -14,12 +14,13 @@ import { servedMethods, unknownMethods } from './methods';
 import { policyChain } from './policy';
 import { rateLimit } from './rate-limit';
 import { requestIdPolicy } from './request-id';
+import { traceContext } from './trace-context';
 import { transport } from './transport';
 import { retirement, versionPolicy } from './version-context';
 
 /**
  * The policies, in the order every request meets them, before any route. The order is the
- * design: the id, HEAD's length and the log line cover everything after them; the version
+ * design: the id and trace, HEAD's length and the log line cover everything after them; the version
  * decides how errors render; the host is checked before transport, whose redirect is built from
  * it (a 301 to a host the gateway does not serve would be an open redirect), and before anything
  * else, so a misdirected request is refused whatever it asks for; a method no route serves is
@@ -40,8 +41,9 @@ export function policies(
     policyChain(
       [
         requestIdPolicy(),
+        traceContext(config),
         headLength(),
-        accessLog(services),
+        accessLog(config, services),
         versionPolicy(versions),
         hostCheck(config),
         unknownMethods(),

@@ -84,10 +84,55 @@ export function applyPolicyHeaders(c: Context<AppEnv>): void {
   if (headers && !carrying.has(c.res)) headers.applyTo(c.res.headers);
 }
 
+/** The body sizes of the responses `respond` built, for the access line (CONTRACT section 20). */
+const sizes = new WeakMap<Response, number>();
+
 /** A response with `headers` and every policy header of the request, built once. */
 export function respond(c: Context<AppEnv>, body: BodyInit | null, status: number, headers: Readonly<Record<string, string>>): Response {
   const policy = c.get('responseHeaders');
   const res = new Response(body, { status, headers: policy ? policy.merged(headers) : headers });
   if (policy) carrying.add(res);
+  const size = byteLength(body);
+  if (size !== undefined) sizes.set(res, size);
   return res;
+}
+
+/**
+ * The size of a response's body in bytes: known for what `respond` built (every answer of the
+ * core and every error), else its `Content-Length`, else read from a copy (a redirect, a
+ * preflight, the health and docs routes).
+ */
+export function bodyBytes(res: Response): number | Promise<number> {
+  const known = sizes.get(res);
+  if (known !== undefined) return known;
+  if (res.body === null) return 0;
+  const length = res.headers.get('Content-Length');
+  if (length !== null && /^\d+$/.test(length)) return Number(length);
+  return res
+    .clone()
+    .arrayBuffer()
+    .then((bytes) => bytes.byteLength);
+}
+
+function byteLength(body: BodyInit | null): number | undefined {
+  if (body === null) return 0;
+  if (typeof body === 'string') return utf8Length(body);
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return body.byteLength;
+  return undefined;
+}
+
+/** The UTF-8 length of `text`, without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: four bytes for two UTF-16 units.
+      bytes += 2;
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
 }

@@ -18,7 +18,7 @@ type ReadinessServices = Pick<Services, 'source' | 'legacy' | 'lifecycle'>;
 export const readyz = (services: ReadinessServices, config: Pick<Config, 'migration'>) => async (c: Context<AppEnv>) => {
   c.header('Cache-Control', NO_STORE);
   if (services.lifecycle?.stopping) return c.json({ status: 'stopping' }, 503);
-  const ctx = { requestId: c.get('requestId') };
+  const ctx = { requestId: c.get('requestId'), trace: c.get('trace') };
   // The legacy backend counts only while it answers v1; comparisons alone never fail a caller.
   const legacy = config.migration.answer === 'legacy' ? services.legacy?.ready?.(ctx) : undefined;
   const checks = await Promise.all([services.source.ready?.(ctx) ?? IN_PROCESS, ...(legacy ? [legacy] : [])]);

@@ -11,6 +11,7 @@ import type { CredentialStore } from './credentials/credential-store';
 import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
 import type { RateLimiter } from './rate-limiter';
 import type { RecordSource } from './record-source';
+import type { RecordRequest } from './request-facts';
 import { HmacTokenService } from './tokens';
 
 export interface ServiceParts {
@@ -34,6 +35,8 @@ export interface ServiceParts {
   docsAssets?: DocsAssets;
   /** Node's graceful stop switches it to stopping; `/readyz` reads it. */
   lifecycle?: Lifecycle;
+  /** Where each request's facts go (Workers: Analytics Engine); absent, nowhere. */
+  recordRequest?: RecordRequest;
   /**
    * Used when `TOKEN_SIGNING_SECRET` is unset; the entry supplies a random one and warns. A
    * function is called on first use (the Workers global scope may not draw random values).
@@ -41,8 +44,18 @@ export interface ServiceParts {
   fallbackSigningSecret: string | (() => string);
 }
 
+/**
+ * A log line as JSON text with `time` first (CONTRACT section 20: every line of any kind has one,
+ * warnings and start-up lines included); a line that has its own, as the access line does, keeps it.
+ */
+export function logText(line: LogLine, now = Date.now()): string {
+  const text = JSON.stringify(line);
+  if (line.time !== undefined) return text;
+  return `{"time":"${new Date(now).toISOString()}"${text.length > 2 ? ',' : ''}${text.slice(1)}`;
+}
+
 /** The default log: one JSON line per entry on stdout. */
-export const consoleLog = (line: LogLine): void => console.log(JSON.stringify(line));
+export const consoleLog = (line: LogLine): void => console.log(logText(line));
 
 /** Assembles the services an entry chose into the set `createApp` takes. */
 export function assembleServices(config: Config, parts: ServiceParts): Services {
@@ -62,6 +75,7 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     afterResponse: parts.afterResponse ?? ((_c, task) => void setTimeout(() => void task(), 0)),
     ...(parts.docsAssets ? { docsAssets: parts.docsAssets } : {}),
     ...(parts.lifecycle ? { lifecycle: parts.lifecycle } : {}),
+    ...(parts.recordRequest ? { recordRequest: parts.recordRequest } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { RawJson } from '../core/json-body';
+import type { RequestTrace } from '../core/request-trace';
 import type { ListQuery, ResourceName } from '../core/query';
 import type { FamilyRecord, GenusRecord, PlantRecord, SpeciesRecord } from '../core/records';
 
@@ -40,9 +41,13 @@ export interface Detail {
   meta: DetailMeta;
 }
 
-/** Per-call context a source may forward (upstream mode forwards the request id). */
+/**
+ * Per-call context a source may forward: upstream mode sends the request id and the request's
+ * trace to its backend, and notes on the trace what the backend and its cache did.
+ */
 export interface SourceContext {
   requestId: string;
+  trace?: RequestTrace;
 }
 
 /** What `GET /readyz` reports of a source: `ready` decides 200 or 503; `report` is shown as is. */

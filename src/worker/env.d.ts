@@ -5,9 +5,12 @@ declare namespace Cloudflare {
     /** The compiled dataset's pieces (Workers Static Assets, wrangler.toml `[assets]`). */
     ASSETS?: Fetcher;
     RATE_LIMITER?: DurableObjectNamespace<import('./rate-limiter-object').RateLimiterObject>;
+    /** Workers Analytics Engine: one data point per request when bound (docs/workers.md). */
+    METRICS?: AnalyticsEngineDataset;
     SERVICE_NAME?: string;
     DOCS_URL?: string;
     TRUST_PROXY?: string;
+    TRUST_TRACEPARENT?: string;
     HTTPS_REDIRECT_UNTIL?: string;
     V1_DEPRECATED_AT?: string;
     V1_SUNSET?: string;

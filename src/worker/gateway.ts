@@ -10,6 +10,7 @@ import { assembleServices, consoleLog, randomSecret } from '../services/index';
 import { DurableObjectRateLimiter } from '../services/rate-limit/durable-object-rate-limiter';
 import type { RateLimiter } from '../services/rate-limiter';
 import { createUpstreamSource } from '../services/upstream/index';
+import { analyticsEngineRecorder } from './analytics';
 import { workerConnection } from './connection';
 import { bundledSource } from './dataset';
 import { workerDocsAssets } from './docs-assets';
@@ -67,6 +68,7 @@ function edgeServices(env: Env, config: Config, clock: Clock) {
     afterResponse: (c, task) => c.executionCtx.waitUntil(task()),
     fallbackSigningSecret: randomSecret,
     docsAssets: workerDocsAssets,
+    recordRequest: env.METRICS && analyticsEngineRecorder(env.METRICS),
   });
   consoleLog({
     level: 'info',

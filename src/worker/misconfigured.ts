@@ -3,7 +3,9 @@ import { parseConfig, type ConfigError } from '../config';
 import type { AppEnv, LogLine } from '../env';
 import { ApiError } from '../errors/api-error';
 import { renderError } from '../errors/render';
+import { asMiddleware } from '../policies/policy';
 import { requestId } from '../policies/request-id';
+import { traceContext } from '../policies/trace-context';
 
 /**
  * What a worker with invalid `[vars]` answers. An isolate cannot exit the way the Node entry does
@@ -15,9 +17,9 @@ export function misconfiguredApp(error: ConfigError, log: (line: LogLine) => voi
   // The defaults give the problem's `type` and `instance`; the broken values are not trusted.
   const config = parseConfig({});
   const app = new Hono<AppEnv>();
-  app.use(requestId());
+  app.use(requestId(), asMiddleware(traceContext(config)));
   app.all('*', (c) => {
-    log({ level: 'error', request_id: c.get('requestId'), message: error.message });
+    log({ level: 'error', request_id: c.get('requestId'), trace_id: c.get('trace').traceId, message: error.message });
     throw new ApiError('svc/internalError', 'The gateway is misconfigured; quote the request id to support.');
   });
   app.onError((err, c) => renderError(err, c, { config, services: { log } }));

@@ -61,9 +61,11 @@ describe('the batched access log', () => {
       dropped: total - kept.length,
     });
     expect(lines.slice(-2)).toEqual([
-      { n: total, after: true },
-      { n: total + 1, after: true },
+      { time: expect.any(String), n: total, after: true },
+      { time: expect.any(String), n: total + 1, after: true },
     ]);
+    // Every line has its time, the warning included (CONTRACT section 20).
+    for (const line of lines) expect(Date.parse(line.time as string), JSON.stringify(line)).not.toBeNaN();
     // The lines kept are the first ones, in order: dropping never reorders.
     expect(kept.map((l) => l.n)).toEqual(Array.from({ length: kept.length }, (_, i) => i));
   });

@@ -80,6 +80,24 @@ export function fakesClosedAfterEach(): (handler: Handler) => Promise<FakeUpstre
   };
 }
 
+/**
+ * A backend that records the headers of every request and answers it from `target` (the bundled
+ * gateway), for the workerd tests, which cannot see this process's memory: `GET /__seen` answers
+ * what it recorded, as JSON.
+ */
+export async function recordingProxy(target: string): Promise<Loopback> {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    if (req.url === '/__seen') return sendJson(res, seen);
+    seen.push({ method: req.method!, url: req.url!, headers: req.headers });
+    fetch(target + req.url!, { headers: { authorization: req.headers.authorization ?? '' } })
+      .then(async (answer) => sendJson(res, await answer.text(), answer.status))
+      .catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: closer(server) };
+}
+
 /** A port on 127.0.0.1 that nothing listens on (connection refused). */
 export async function closedPort(): Promise<string> {
   const server = createServer();
@@ -144,6 +162,8 @@ export function upstreamGateway(
     tuning?: Partial<UpstreamTuning>;
     authorization?: string;
     retryBudget?: RetryBudget;
+    /** More of the gateway's environment (`TRUST_TRACEPARENT`, `TRUST_PROXY`). */
+    env?: Record<string, string>;
   } = {},
 ): UpstreamGateway {
   const clock = new ManualClock(Date.parse(NOW));
@@ -161,7 +181,7 @@ export function upstreamGateway(
   });
   // Fake upstreams answer records cut down to the fields a test needs, which the gateway passes
   // on as they are: such responses are not checked against the description.
-  const gateway = testApp({ env: { UPSTREAM_URL: baseUrl }, services: { source, clock }, describes: false });
+  const gateway = testApp({ env: { UPSTREAM_URL: baseUrl, ...options.env }, services: { source, clock }, describes: false });
   return { ...gateway, clock, source, cache, upstreamLogs };
 }
 

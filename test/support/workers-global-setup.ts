@@ -5,17 +5,20 @@
  */
 import type { TestProject } from 'vitest/node';
 import { legacyV1 } from './legacy-v1';
-import { bundledUpstream } from './upstream';
+import { bundledUpstream, recordingProxy } from './upstream';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const upstream = await bundledUpstream();
   project.provide('upstreamUrl', upstream.url);
+  // The same backend behind a proxy that records what each request carried (GET /__seen).
+  const recording = await recordingProxy(upstream.url);
+  project.provide('recordingUpstreamUrl', recording.url);
   // Legacy v1 backends for the migration tests: a faithful one, and one with a difference.
   const [legacy, differing] = await Promise.all([legacyV1(), legacyV1()]);
   differing.inject.add('lowercaseRank');
   project.provide('legacyUrl', legacy.url);
   project.provide('differingLegacyUrl', differing.url);
   return async () => {
-    await Promise.all([upstream.close(), legacy.close(), differing.close()]);
+    await Promise.all([upstream.close(), recording.close(), legacy.close(), differing.close()]);
   };
 }

@@ -1,14 +1,15 @@
 import type { UpstreamTuning } from '../../config';
 import type { LogLine } from '../../env';
 import { ApiError } from '../../errors/api-error';
-import { REQUEST_ID_HEADER } from '../../policies/request-id';
+import type { CacheResult } from '../../core/request-trace';
 import type { Clock } from '../clock';
 import type { SourceContext } from '../record-source';
 import type { CachedResponse, ResponseCache } from '../response-cache';
 import type { CircuitBreaker } from './breaker';
 import { freshnessMs } from './freshness';
+import { backendHeaders } from './backend-headers';
 import { readBounded } from './io';
-import { failure, Resilience, unavailable, type Failure } from './resilience';
+import { failure, Resilience, unavailable, type Attempt, type Failure } from './resilience';
 import type { RetryBudget } from './retry-budget';
 import { StaleWarnings } from './stale-warnings';
 
@@ -50,7 +51,16 @@ export class UpstreamClient {
 
   constructor(private readonly options: UpstreamOptions) {
     const { tuning, clock, log, breaker, retryBudget } = options;
-    this.resilience = new Resilience({ name: 'upstream', credentialVariable: 'UPSTREAM_AUTHORIZATION', tuning, clock, log, breaker, retryBudget });
+    this.resilience = new Resilience({
+      name: 'upstream',
+      backend: 'upstream',
+      credentialVariable: 'UPSTREAM_AUTHORIZATION',
+      tuning,
+      clock,
+      log,
+      breaker,
+      retryBudget,
+    });
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
     this.staleWarnings = new StaleWarnings(clock, log);
   }
@@ -65,9 +75,11 @@ export class UpstreamClient {
     const now = this.options.clock.now();
     if (cached && now < cached.freshUntil) {
       const value = this.decode(cached, validate);
-      if (value !== undefined) return value;
+      if (value !== undefined) return noted(ctx, 'hit', value);
     }
     let pending = this.inflight.get(path) as Promise<T | undefined> | undefined;
+    // Noted before the wait: a miss whose call fails is still a miss.
+    noted(ctx, pending ? 'coalesced' : 'miss', undefined);
     if (!pending) {
       pending = this.load(path, validate, ctx).finally(() => this.inflight.delete(path));
       this.inflight.set(path, pending);
@@ -81,19 +93,30 @@ export class UpstreamClient {
     // Failed, or still under way: the stale copy answers now. A call still under way goes on
     // and refreshes the cache if it ends well within its own deadline.
     const reason = outcome.kind === 'late' ? { slow_ms: this.options.tuning.staleAfterMs } : { code: (outcome.error as ApiError).code };
-    this.staleWarnings.served(path, { request_id: ctx.requestId, upstream_path: path, ...reason, stale_ms: this.options.clock.now() - cached!.freshUntil });
-    return stale;
+    this.staleWarnings.served(path, {
+      request_id: ctx.requestId,
+      trace_id: ctx.trace?.traceId,
+      upstream_path: path,
+      ...reason,
+      stale_ms: this.options.clock.now() - cached!.freshUntil,
+    });
+    return noted(ctx, 'stale', stale);
   }
 
   /** One uncached call without retry, for readiness; a 404 counts as a broken upstream. */
   async probe<T>(path: string, validate: Validate<T>, ctx: SourceContext): Promise<void> {
     const answer = await this.call(path, validate, ctx, 0);
-    if (answer.kind === 'notFound') throw this.notServed(path);
+    if (answer.kind === 'notFound') throw this.notServed(path, ctx);
   }
 
   /** The 502 for a collection the upstream does not have: almost always a wrong `UPSTREAM_URL`. */
-  notServed(path: string): ApiError {
-    this.options.log({ level: 'error', message: `upstream answers 404 for ${path}: check UPSTREAM_URL` });
+  notServed(path: string, ctx: SourceContext): ApiError {
+    this.options.log({
+      level: 'error',
+      message: `upstream answers 404 for ${path}: check UPSTREAM_URL`,
+      request_id: ctx.requestId,
+      trace_id: ctx.trace?.traceId,
+    });
     return unavailable();
   }
 
@@ -150,18 +173,22 @@ export class UpstreamClient {
 
   /** The attempts of one call, within the shared resilience discipline. */
   private call<T>(path: string, validate: Validate<T>, ctx: SourceContext, retries: number): Promise<Answer<T>> {
-    return this.resilience.call((deadline) => this.attempt(path, validate, ctx, deadline), { requestId: ctx.requestId, path }, retries);
+    return this.resilience.call(
+      (deadline, sent) => this.attempt(path, validate, ctx, deadline, sent),
+      { ...ctx, path, url: this.options.baseUrl + path },
+      retries,
+    );
   }
 
-  private async attempt<T>(path: string, validate: Validate<T>, ctx: SourceContext, deadline: AbortSignal): Promise<Answer<T> | Failure> {
-    const headers: Record<string, string> = { Accept: 'application/json', [REQUEST_ID_HEADER]: ctx.requestId };
-    if (this.options.authorization) headers.Authorization = this.options.authorization;
+  private async attempt<T>(path: string, validate: Validate<T>, ctx: SourceContext, deadline: AbortSignal, sent: Attempt): Promise<Answer<T> | Failure> {
+    const headers = backendHeaders(ctx.requestId, sent.traceparent, this.options.authorization);
     let res: Response;
     let text: string;
     try {
       // Redirects are not followed: a canonical backend does not redirect, and following one could
       // carry the gateway's credential elsewhere.
       res = await this.fetchFn(this.options.baseUrl + path, { headers, signal: deadline, redirect: 'manual' });
+      sent.status = res.status;
       if (res.status !== 200) {
         void res.body?.cancel().catch(() => {});
         return res.status === 404 ? { kind: 'notFound' } : this.resilience.refused(res);
@@ -176,4 +203,10 @@ export class UpstreamClient {
       return failure(unavailable(), `answered a malformed body: ${(err as Error).message}`, { level: 'error' });
     }
   }
+}
+
+/** Notes on the request's trace where its answer came from (the access line's upstream cache result). */
+function noted<T>(ctx: SourceContext, result: CacheResult, value: T): T {
+  if (ctx.trace) ctx.trace.cache = result;
+  return value;
 }

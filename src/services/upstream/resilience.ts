@@ -1,4 +1,5 @@
 import type { UpstreamTuning } from '../../config';
+import { RequestTrace, type BackendName, type BackendOutcome } from '../../core/request-trace';
 import type { LogLine } from '../../env';
 import { ApiError } from '../../errors/api-error';
 import type { Clock } from '../clock';
@@ -39,6 +40,8 @@ export const failure = (error: ApiError, reason: string, flags: { retryable?: bo
 export interface ResilienceOptions {
   /** What the log lines call the backend (`upstream`, `legacy v1 backend`). */
   name: string;
+  /** Which backend it is, for the request's trace. */
+  backend: BackendName;
   /** The variable holding the gateway's own credential for it, named when the backend refuses it. */
   credentialVariable: string;
   tuning: UpstreamTuning;
@@ -46,6 +49,25 @@ export interface ResilienceOptions {
   log(line: LogLine): void;
   breaker?: CircuitBreaker;
   retryBudget?: RetryBudget;
+}
+
+/** Who a call is for: the request's id and trace (a call made outside a request starts a trace of its own). */
+export interface CallContext {
+  requestId: string;
+  trace?: RequestTrace;
+  /** The backend path and query, for the log. */
+  path: string;
+  /** The whole URL called, for a tracing exporter. */
+  url: string;
+}
+
+/**
+ * What one attempt sends and learns: the `traceparent` to send (this request's trace, a span of
+ * its own), and the HTTP status the backend answered, which the attempt notes.
+ */
+export interface Attempt {
+  traceparent: string;
+  status: number | null;
 }
 
 /**
@@ -67,13 +89,38 @@ export class Resilience {
     this.budget = options.retryBudget ?? new RetryBudget(tuning.retryBudgetPercent / 100, RETRY_BURST);
   }
 
-  /** The attempts of one call, within one deadline, the breaker and the retry budget. */
-  async call<A>(attempt: (deadline: AbortSignal) => Promise<A | Failure>, ctx: { requestId: string; path: string }, retries: number): Promise<A> {
+  /**
+   * The attempts of one call, within one deadline, the breaker and the retry budget. The call,
+   * retry included, is noted on the request's trace: the backend's last status, the time it took
+   * and how it ended.
+   */
+  async call<A>(attempt: (deadline: AbortSignal, sent: Attempt) => Promise<A | Failure>, ctx: CallContext, retries: number): Promise<A> {
+    const trace = ctx.trace ?? RequestTrace.start();
+    const started = performance.now();
+    const sent: Attempt = { traceparent: '', status: null };
+    let outcome: BackendOutcome = 'ok';
+    try {
+      return await this.attempts(attempt, ctx, trace, sent, retries);
+    } catch (err) {
+      outcome = outcomeOf(err, sent.status);
+      throw err;
+    } finally {
+      trace.noteCall({ backend: this.options.backend, status: sent.status, durationMs: performance.now() - started, outcome });
+    }
+  }
+
+  private async attempts<A>(
+    attempt: (deadline: AbortSignal, sent: Attempt) => Promise<A | Failure>,
+    ctx: CallContext,
+    trace: RequestTrace,
+    sent: Attempt,
+    retries: number,
+  ): Promise<A> {
     const deadline = AbortSignal.timeout(this.options.tuning.timeoutMs);
     this.budget.deposit();
     for (let n = 1; ; n++) {
       if (!this.breaker.allow()) throw this.openError();
-      const outcome = await attempt(deadline);
+      const outcome = await this.attempt(attempt, deadline, sent, trace, ctx.url);
       const failed = isFailure(outcome);
       if (failed && outcome.outage) this.breaker.failure();
       else this.breaker.success();
@@ -82,6 +129,7 @@ export class Resilience {
         level: outcome.level,
         message: `${this.options.name} ${outcome.reason}`,
         request_id: ctx.requestId,
+        trace_id: trace.traceId,
         upstream_path: ctx.path,
         attempt: n,
         code: outcome.error.code,
@@ -89,6 +137,32 @@ export class Resilience {
       const retry = outcome.retryable && n <= retries && !deadline.aborted && this.budget.withdraw();
       if (!retry) throw outcome.error;
       await pause(Math.random() * RETRY_JITTER_MS, deadline);
+    }
+  }
+
+  /** One attempt, with a span of its own in the request's trace, noted there as it ends. */
+  private async attempt<A>(
+    attempt: (deadline: AbortSignal, sent: Attempt) => Promise<A | Failure>,
+    deadline: AbortSignal,
+    sent: Attempt,
+    trace: RequestTrace,
+    url: string,
+  ): Promise<A | Failure> {
+    const { spanId, traceparent } = trace.outgoing();
+    sent.traceparent = traceparent;
+    sent.status = null;
+    const startMs = Date.now();
+    const began = performance.now();
+    let error: string | undefined;
+    try {
+      const outcome = await attempt(deadline, sent);
+      if (isFailure(outcome)) error = outcome.reason;
+      return outcome;
+    } catch (err) {
+      error = String(err);
+      throw err;
+    } finally {
+      trace.noteAttempt({ spanId, backend: this.options.backend, url, startMs, durationMs: performance.now() - began, status: sent.status, error });
     }
   }
 
@@ -123,10 +197,23 @@ export class Resilience {
 
   private openError(): ApiError {
     const seconds = Math.max(1, Math.ceil(this.breaker.retryAfterMs() / 1000));
-    return new ApiError('upstream/unavailable', 'The upstream service is failing; the gateway is not calling it for now.', { 'Retry-After': String(seconds) });
+    return new BreakerOpen('upstream/unavailable', 'The upstream service is failing; the gateway is not calling it for now.', {
+      'Retry-After': String(seconds),
+    });
   }
 }
 
 function isFailure(outcome: unknown): outcome is Failure {
   return typeof outcome === 'object' && outcome !== null && (outcome as Failure).kind === 'failed';
+}
+
+/** The refusal of a call the open breaker did not let through: the same 502, told apart for the trace. */
+class BreakerOpen extends ApiError {}
+
+/** How a call that threw ended, from the error and the last status the backend gave. */
+function outcomeOf(err: unknown, status: number | null): BackendOutcome {
+  if (err instanceof BreakerOpen) return 'breaker_open';
+  if (err instanceof ApiError && err.code === 'upstream/timeout') return 'timeout';
+  if (status === null) return 'refused';
+  return status >= 500 ? '5xx' : 'invalid';
 }

@@ -74,7 +74,7 @@ export class UpstreamSource implements RecordSource {
     if (query.page > 1) return this.pastLast(resource, query, scope, ctx);
     // Page 1 of an existing collection is never 404: the parent is unknown, or the upstream is wrong.
     if (scope) return undefined;
-    throw this.client.notServed(path);
+    throw this.client.notServed(path, ctx);
   }
 
   async get(resource: ResourceName, id: string, ctx: SourceContext): Promise<Detail | undefined> {

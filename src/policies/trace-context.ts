@@ -1,0 +1,25 @@
+import type { Config } from '../config';
+import { RequestTrace } from '../core/request-trace';
+import { parseTraceparent } from '../core/trace-context';
+import type { Policy } from './policy';
+import { REQUEST_ID_HEADER } from './request-id';
+
+/** At most 128 visible ASCII characters (CONTRACT section 20). */
+const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+/**
+ * What ties a request to others (CONTRACT section 20): its trace, continued from the caller's
+ * `traceparent` only with `TRUST_TRACEPARENT` (a header from the internet could otherwise pick the
+ * trace a request is filed under), else a new one; and the caller's own `Svc-Request-Id`, never
+ * the gateway's id, kept for the log when it is a valid token. `tracestate` is never read, so it
+ * is never forwarded.
+ */
+export const traceContext = (config: Pick<Config, 'trustTraceparent'>): Policy => ({
+  before(c) {
+    const incoming = config.trustTraceparent ? parseTraceparent(c.req.header('traceparent')) : undefined;
+    c.set('trace', RequestTrace.start(incoming));
+    const clientId = c.req.header(REQUEST_ID_HEADER);
+    if (clientId !== undefined && CLIENT_REQUEST_ID.test(clientId)) c.set('clientRequestId', clientId);
+    return undefined;
+  },
+});
