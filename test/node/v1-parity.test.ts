@@ -213,10 +213,13 @@ describe('sampling and timing of comparisons', () => {
     // just above it, where a percent rounded or truncated to a whole number would put the line.
     const inside = idsInSlots(Math.max(0, slot - 20), slot, 6);
     const outside = idsInSlots(slot, slot + 60, 6);
-    const queue = [...inside, ...outside];
+    // Each request draws its id, then its trace id (a fresh one: no traceparent is trusted).
+    const queue = [...inside, ...outside].flatMap((id) => [id, crypto.randomUUID()]);
+    const t = migrationApp(legacy, { V1_COMPARE_PERCENT: percent });
+    // A first request outside the count: whatever is drawn once per gateway is drawn here.
+    await (await t.get('/v2/families/Pinaceae')).arrayBuffer();
     const draw = vi.spyOn(crypto, 'randomUUID').mockImplementation(() => (queue.shift() ?? `${Math.random()}`) as ReturnType<typeof crypto.randomUUID>);
     try {
-      const t = migrationApp(legacy, { V1_COMPARE_PERCENT: percent });
       const ids: string[] = [];
       for (let i = 0; i < inside.length + outside.length; i++) {
         const res = await t.get('/v1/families/Pinaceae');
