@@ -14,6 +14,7 @@ describe('differences between the facade and the legacy answer', () => {
   it('none for equal answers, whatever the order of object keys', () => {
     expect(brief(ok({ a: 1, b: { c: [1, 2], d: null } }), ok({ b: { d: null, c: [1, 2] }, a: 1 }))).toEqual([]);
     expect(brief({ status: 404, body: null }, { status: 404, body: null })).toEqual([]);
+    expect(brief(ok({ data: [{ id: 'A', n: 1 }, { id: 'B' }] }), ok({ data: [{ n: 1, id: 'A' }, { id: 'B' }] }))).toEqual([]);
   });
 
   it('the status, and values of another type or another value, at their path', () => {
@@ -64,6 +65,25 @@ describe('differences between the facade and the legacy answer', () => {
     ]);
   });
 
+  it('lists of records: ids told apart whole, in any order on either side, and a list not all records compared by position', () => {
+    const rec = (id: string) => ({ id });
+    // Joined without a separator these would read the same.
+    expect(brief(ok({ data: [rec('AB'), rec('C')] }), ok({ data: [rec('A'), rec('BC')] }))).toEqual([
+      ['data[].id', 'data[].id', 'records', ['AB', 'C'], ['A', 'BC']],
+    ]);
+    expect(brief(ok({ data: [rec('B'), rec('A')] }), ok({ data: [rec('A'), rec('B')] }))).toEqual([['data', 'data', 'order', ['B', 'A'], ['A', 'B']]]);
+    expect(brief(ok({ data: [rec('A'), { x: 1 }] }), ok({ data: [{ x: 1 }, rec('A')] }))).toEqual([
+      ['data[].id', 'data[0].id', 'value', 'A', undefined],
+      ['data[].x', 'data[0].x', 'value', undefined, 1],
+      ['data[].x', 'data[1].x', 'value', 1, undefined],
+      ['data[].id', 'data[1].id', 'value', undefined, 'A'],
+    ]);
+  });
+
+  it('without ignored paths, leaves nothing out', () => {
+    expect(differences(ok({ a: 1 }), ok({ a: 2 })).map((d) => d.path)).toEqual(['a']);
+  });
+
   it('ignored paths leave out the path and what is below it, in objects and arrays, and nothing else', () => {
     const facade = ok({ meta: { total: 1, last_modified: 'x' }, data: [{ id: 'A', rank: 'SPECIES', ranks: 1 }], rank: 1 });
     const legacy = ok({ meta: { total: 2, last_modified: 'y' }, data: [{ id: 'A', rank: 'species', ranks: 2 }], rank: 2 });
@@ -79,5 +99,7 @@ describe('differences between the facade and the legacy answer', () => {
     ]);
     expect(brief({ status: 200, body: 1 }, { status: 500, body: 2 }, ['(status)']).map((d) => d[0])).toEqual(['(body)']);
     expect(brief(ok({ data: [{ id: 'A' }] }), ok({ data: [{ id: 'B' }] }), ['data[].id'])).toEqual([]);
+    // Every element ignored: other records in the list are below it.
+    expect(brief(ok({ data: [{ id: 'A' }], n: 1 }), ok({ data: [{ id: 'B' }], n: 2 }), ['data[]']).map((d) => d[0])).toEqual(['n']);
   });
 });
