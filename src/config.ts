@@ -26,6 +26,8 @@ export interface Config {
   /** Shares rate limits and failure throttles between Node instances; unset: per process. */
   redisUrl: string | undefined;
   hostile: HostileInputConfig;
+  /** Node: the Prometheus listener (CONTRACT section 20); no port, no listener. */
+  metrics: { port: number | undefined; host: string };
 }
 
 /** Defences against hostile input and abuse (CONTRACT section 18). */
@@ -170,8 +172,15 @@ export function parseConfig(vars: ConfigVars): Config {
     );
   }
 
+  const port = int('PORT', 8787, 0, 65535);
+  const metricsPort = text('METRICS_PORT') === undefined ? undefined : int('METRICS_PORT', 0, 0, 65535);
+  // Metrics on the API port would publish the gateway's internals to every caller.
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    throw new ConfigError('METRICS_PORT', `must differ from PORT (${port}): metrics are never served on the API port`);
+  }
+
   return {
-    port: int('PORT', 8787, 0, 65535),
+    port,
     upstreamUrl: upstreamBase(url('UPSTREAM_URL')),
     upstreamAuthorization: text('UPSTREAM_AUTHORIZATION'),
     credentialsFile: text('CREDENTIALS_FILE'),
@@ -210,6 +219,7 @@ export function parseConfig(vars: ConfigVars): Config {
       keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS', 5000, 1),
       maxConnections: int('MAX_CONNECTIONS', 10_000, 1),
     },
+    metrics: { port: metricsPort, host: text('METRICS_HOST') ?? '127.0.0.1' },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { Config } from './config';
 import type { LegacyBackend } from './migration/legacy-client';
+import type { Metrics } from './services/metrics';
 import type { Clock } from './services/clock';
 import type { DocsAssets } from './openapi/docs-page';
 import type { ConnectionFacts } from './services/connection';
@@ -38,6 +39,8 @@ export interface Services {
   afterResponse(c: Context<AppEnv>, task: () => Promise<void>): void;
   /** The docs page's scripts and styles, from an npm package the entry bundles; absent: no `/docs`. */
   docsAssets?: DocsAssets;
+  /** Rates, errors and latency (CONTRACT section 20): Prometheus on Node, nothing unless configured. */
+  metrics: Metrics;
 }
 
 /** Where and how the caller's credential arrived, for the log (`apiKey`, `bearer`, `v1:query`, ...). */

@@ -8,6 +8,7 @@ import type { DocsAssets } from '../openapi/docs-page';
 import { signalGone, urlConnection, type ClientGone, type ConnectionFacts } from './connection';
 import type { CredentialStore } from './credentials/credential-store';
 import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
+import { noMetrics, type Metrics } from './metrics';
 import type { RateLimiter } from './rate-limiter';
 import type { RecordSource } from './record-source';
 import { HmacTokenService } from './tokens';
@@ -36,6 +37,8 @@ export interface ServiceParts {
    * function is called on first use (the Workers global scope may not draw random values).
    */
   fallbackSigningSecret: string | (() => string);
+  /** Defaults to none; the Node entry passes Prometheus metrics when `METRICS_PORT` is set. */
+  metrics?: Metrics;
 }
 
 /** The default log: one JSON line per entry on stdout. */
@@ -58,6 +61,7 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     legacy: parts.legacy ?? createLegacyClient(config, { clock, log }),
     afterResponse: parts.afterResponse ?? ((_c, task) => void setTimeout(() => void task(), 0)),
     ...(parts.docsAssets ? { docsAssets: parts.docsAssets } : {}),
+    metrics: parts.metrics ?? noMetrics,
   };
 }
 

@@ -1,0 +1,108 @@
+/**
+ * What the gateway reports about itself (CONTRACT section 20), as one small service: the policies,
+ * the backend clients and the Node server call it where they already know the facts. A leaf: it
+ * imports nothing, so any runtime can implement it (Node: Prometheus through prom-client, wired in
+ * the Node entry; Workers: an Analytics Engine writer), and the app core never sees how.
+ */
+
+/** Who made the response: the gateway itself (refusals, errors, bundled data, a cached copy) or a backend's answer. */
+export type AnsweredBy = 'gateway' | 'upstream';
+
+/** The backends the gateway calls: `UPSTREAM_URL` and `LEGACY_V1_URL`. */
+export type BackendName = 'upstream' | 'legacy';
+
+/**
+ * How one backend call ended: an answer the gateway takes (`ok`, a 404 included), its deadline
+ * passed, the connection failed, a 5xx, not made because the breaker is open, or an answer it
+ * cannot take (a malformed body, its own credential refused, an unexpected status or back-off).
+ */
+export type BackendOutcome = 'ok' | 'timeout' | 'refused' | '5xx' | 'breaker_open' | 'invalid';
+
+/** How the upstream response cache met a lookup. */
+export type CacheResult = 'hit' | 'stale' | 'miss' | 'coalesced';
+
+export type BreakerPosition = 'closed' | 'open' | 'half-open';
+
+/** Which limit refused a request with 429: the caller's rate limit, or failed authentications from its address or client. */
+export type RefusalKind = 'rate_limit' | 'auth_failures';
+
+export type ComparisonResult = 'same' | 'different' | 'not_made';
+
+/**
+ * What one request learned of the backends it called, filled in by the backend clients as they
+ * go (one object per request, carried in the source context); null/undefined while none was called.
+ */
+export interface BackendFacts {
+  /** The HTTP status of the last backend answer, null when none answered (timeout, refused, breaker open). */
+  status: number | null;
+  /** Time spent waiting on backends for this request, all calls and retries together. */
+  durationMs: number;
+  /** The upstream cache result of the request's last lookup; null when no cache was consulted (legacy backend). */
+  cache: CacheResult | null;
+  /** Whether the response was made from a backend's answer (not a cached copy, not the gateway's own error). */
+  answered: boolean;
+}
+
+/** One request as the gateway answered it: the one observation every runtime records (CONTRACT section 20). */
+export interface RequestObservation {
+  /** `v1`, `v2`, `v3`; null outside the versioned paths (health, docs, token endpoint). */
+  version: string | null;
+  /** The route template (`GET /species/{id}`, `/healthz`), or `UNMATCHED_ROUTE`: never the raw path. */
+  route: string;
+  /** The request method as sent; a recorder keeps only the methods it knows (others as one value). */
+  method: string;
+  /** The status answered; null when the caller left before its answer. */
+  status: number | null;
+  answeredBy: AnsweredBy;
+  /** The whole request as the gateway saw it, from the first policy to the response. */
+  durationMs: number;
+  /** What the backends did for it; undefined when none was called. */
+  backend: BackendFacts | undefined;
+  /** Where the credential came from (`apiKey`, `bearer`, `v1:query`, ...); null without one. */
+  credentialPlace: string | null;
+  /**
+   * Who called (`project:<id>`, `member:<id>`), for per-project usage where a store can hold it
+   * (the Analytics Engine index). Never a Prometheus label.
+   */
+  subject: string | null;
+}
+
+/** The route of every path no route has: one value, however many paths are tried. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** The service. Every method is cheap and never throws; a runtime without a store for one records nothing. */
+export interface Metrics {
+  /** Once per request, by the access-log policy, after the response exists. */
+  requestObserved(o: RequestObservation): void;
+  /** Once per backend attempt (retries are attempts), and once per call the breaker stopped. */
+  backendCall(backend: BackendName, outcome: BackendOutcome, durationMs: number): void;
+  /** Once per upstream cache lookup. */
+  cacheLookup(result: CacheResult): void;
+  /** A breaker's state is read when metrics are collected (it turns half-open by time alone). */
+  watchBreaker(backend: BackendName, state: () => BreakerPosition): void;
+  /** A 429 from a limit. */
+  refused(kind: RefusalKind): void;
+  /** A presented credential refused, by where it arrived and the error code. */
+  authFailure(place: string, code: string): void;
+  /** One v1 shadow comparison by route template and how it came out. */
+  comparison(route: string, result: ComparisonResult): void;
+  /** Node: a connection closed at once because `MAX_CONNECTIONS` were open. */
+  connectionRefused(): void;
+  /** Node: a request its HTTP layer refused before the app saw it, by the status answered. */
+  httpRejection(status: number): void;
+}
+
+const nothing = () => {};
+
+/** Metrics nowhere: the default when `METRICS_PORT` is unset (Node) or no `METRICS` binding exists (Workers). */
+export const noMetrics: Metrics = {
+  requestObserved: nothing,
+  backendCall: nothing,
+  cacheLookup: nothing,
+  watchBreaker: nothing,
+  refused: nothing,
+  authFailure: nothing,
+  comparison: nothing,
+  connectionRefused: nothing,
+  httpRejection: nothing,
+};
