@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { Config } from './config';
 import type { LegacyBackend } from './migration/legacy-client';
-import type { Metrics } from './services/metrics';
+import type { BackendFacts, Metrics } from './services/metrics';
 import type { Clock } from './services/clock';
 import type { DocsAssets } from './openapi/docs-page';
 import type { ConnectionFacts } from './services/connection';
@@ -65,6 +65,8 @@ export interface AppEnv {
     logFlags: string[];
     /** A refused credential, for the access-log line (CONTRACT section 18); never the secret. */
     authFailure?: AuthFailureLog;
+    /** What the backends did for this request, once one is consulted (src/policies/backend-facts.ts). */
+    backend?: BackendFacts;
     /** The policies' response headers, merged once into the response (src/policies/response-headers.ts). */
     responseHeaders?: ResponseHeaders;
   };

@@ -4,6 +4,7 @@ import { createMiddleware } from 'hono/factory';
 import type { MigrationConfig } from '../config';
 import type { AppEnv, Services } from '../env';
 import { requireAccess } from '../policies/auth';
+import { sourceContext } from '../policies/backend-facts';
 import { redactedTarget } from '../policies/redact';
 import type { Side } from './compare';
 import { compareInBackground, notMade } from './comparator';
@@ -19,7 +20,7 @@ const MAX_IN_FLIGHT = 32;
 
 /** The legacy backend's answer to the caller's request, in the caller's terms (its base in links). */
 async function askLegacy(c: Context<AppEnv>, legacy: LegacyBackend, legacyUrl: string): Promise<Side & { lastModified: string | null }> {
-  const answer = await legacy.get(forwardedTarget(c.req.url, c.get('base')), { requestId: c.get('requestId') });
+  const answer = await legacy.get(forwardedTarget(c.req.url, c.get('base')), sourceContext(c));
   return { status: answer.status, body: rewriteLinks(answer.body, legacyUrl, c.get('base')), lastModified: answer.lastModified };
 }
 
@@ -42,10 +43,14 @@ export function v1Migration(settings: MigrationConfig, services: Services, facad
     const inBackground = (answeredBy: 'facade' | 'legacy', answered: () => Promise<Side>, other: () => Promise<Side>) =>
       services.afterResponse(c, async () => {
         // Past this many at once the gateway is busy: callers come first, the comparison is skipped.
-        if (inFlight >= MAX_IN_FLIGHT) return notMade(about, answeredBy, `more than ${MAX_IN_FLIGHT} comparisons in flight`, services.log);
+        if (inFlight >= MAX_IN_FLIGHT) {
+          notMade(about, answeredBy, `more than ${MAX_IN_FLIGHT} comparisons in flight`, services.log);
+          services.metrics.comparison(route.path, 'not_made');
+          return;
+        }
         inFlight++;
         try {
-          await compareInBackground({ ...about, answeredBy, answered, other }, settings.compareIgnore, services.log);
+          services.metrics.comparison(route.path, await compareInBackground({ ...about, answeredBy, answered, other }, settings.compareIgnore, services.log));
         } finally {
           inFlight--;
         }

@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { Config } from '../config';
 import type { ErrorCode } from '../errors/codes';
 import { allowedMethods } from '../policies/methods';
+import type { Metrics } from '../services/metrics';
 import { logAborted, rawResponse, rejection, type Refused, type RejectionDeps } from './rejections';
 
 type FetchCallback = Parameters<typeof getRequestListener>[0];
@@ -58,7 +59,7 @@ const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
 export function createGatewayServer(
   fetch: FetchCallback,
   config: Pick<Config, 'hostile' | 'docsUrl' | 'serviceName'>,
-  deps: Omit<RejectionDeps, 'config'>,
+  deps: Omit<RejectionDeps, 'config'> & { metrics?: Pick<Metrics, 'httpRejection' | 'connectionRefused'> },
 ): Server {
   const rejections: RejectionDeps = { ...deps, config };
   const { hostile } = config;
@@ -114,6 +115,9 @@ export function createGatewayServer(
   );
   server.keepAliveTimeout = hostile.keepAliveTimeoutMs;
   server.maxConnections = hostile.maxConnections;
+  // Node closes a connection past `maxConnections` at once, and says so only by this event.
+  const { metrics } = deps;
+  if (metrics) server.on('drop', () => metrics.connectionRefused());
 
   const answerSocket = (socket: Duplex, code: ErrorCode, detail: string, refused: Refused) => {
     socket.on('error', () => socket.destroy());

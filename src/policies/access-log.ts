@@ -1,5 +1,9 @@
-import type { LogLine, Services } from '../env';
-import { routeTemplate } from '../migration/v1-routes';
+import type { Context } from 'hono';
+import { routePath } from 'hono/route';
+import type { AppEnv, LogLine, Services } from '../env';
+import { pathTemplate, routeTemplate } from '../migration/v1-routes';
+import { UNMATCHED_ROUTE } from '../services/metrics';
+import { consultedBackend } from './backend-facts';
 import { ClientGone } from './client-body';
 import type { Policy } from './policy';
 import { redactedTarget } from './redact';
@@ -7,8 +11,9 @@ import { redactedTarget } from './redact';
 /**
  * One JSON line per request (CONTRACT section 13), with credentials redacted from the path; a
  * refused credential adds `auth_failure` (place, code, client, source address: section 18).
+ * The same facts, once, are the request's observation for the metrics (section 20).
  */
-export const accessLog = (services: Pick<Services, 'log' | 'clock' | 'clientGone'>): Policy => {
+export const accessLog = (services: Pick<Services, 'log' | 'clock' | 'clientGone' | 'metrics'>): Policy => {
   const time = isoTimes(services.clock);
   return {
     before(c) {
@@ -39,15 +44,37 @@ export const accessLog = (services: Pick<Services, 'log' | 'clock' | 'clientGone
       } else {
         line.status = c.res.status;
       }
-      line.duration_ms = Math.round((performance.now() - c.get('startedAt')) * 100) / 100;
+      const durationMs = performance.now() - c.get('startedAt');
+      line.duration_ms = Math.round(durationMs * 100) / 100;
       line.subject = caller ? `${caller.principal.kind}:${caller.principal.id}` : null;
       line.credential = caller?.credential ?? null;
       if (flags.length > 0) line.flags = flags;
       if (authFailure) line.auth_failure = authFailure;
       services.log(line);
+      const backend = consultedBackend(c);
+      services.metrics.requestObserved({
+        version: line.version as string | null,
+        route: version ? (pathTemplate(c.req.path.slice(c.get('base').length)) ?? UNMATCHED_ROUTE) : unversionedRoute(c),
+        method: c.req.method,
+        status: line.status as number | null,
+        answeredBy: backend?.answered ? 'upstream' : 'gateway',
+        durationMs,
+        backend,
+        credentialPlace: line.credential as string | null,
+        subject: line.subject as string | null,
+      });
     },
   };
 };
+
+/**
+ * The route of a request outside the versions: the path a route was registered with
+ * (`/healthz`, `/oauth/token`), never the path asked for; a path only a wildcard matched is unmatched.
+ */
+function unversionedRoute(c: Context<AppEnv>): string {
+  const path = routePath(c, -1);
+  return path === '' || path.endsWith('*') ? UNMATCHED_ROUTE : path;
+}
 
 /** The clock's time as RFC 3339, spelled once per millisecond however many lines share it. */
 function isoTimes(clock: Services['clock']): () => string {

@@ -11,6 +11,7 @@ import { ENUMERATIONS, RESOURCE_NAMES } from '../core/resources';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
 import { requireAccess } from '../policies/auth';
+import { sourceContext } from '../policies/backend-facts';
 import { respond } from '../policies/response-headers';
 import type { DetailMeta, ResourceName, Scope } from '../services/record-source';
 import type { JsonObject, Version } from '../versions/version';
@@ -105,7 +106,7 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
     if (kept) return respond(c, kept, 200, JSON_TYPE);
     const requested = parseListQuery(queryParams(url), resource);
     const query = walk.listQuery(version, requested);
-    const ctx = { requestId: c.get('requestId') };
+    const ctx = sourceContext(c);
     const page = source.stored ? await source.stored.list(resource, query, scope, ctx) : await source.list(resource, query, scope, ctx);
     if (!page) throw new ApiError('svc/notFound', `No ${scope!.parent} record has id "${scope!.id}".`);
     const walked = walk.page(version, { ...page, items: page.items as unknown as JsonObject[] }, requested);
@@ -138,7 +139,7 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
    * body needs no hashing, and the body is rendered only for a 200, unless it is to be kept.
    */
   const renderDetail = async (c: Context<AppEnv>, version: Version, resource: ResourceName, id: string, key: string | undefined): Promise<FreshDetail> => {
-    const ctx = { requestId: c.get('requestId') };
+    const ctx = sourceContext(c);
     const found = source.stored ? await source.stored.get(resource, id, ctx) : await source.get(resource, id, ctx);
     if (!found) throw new ApiError('svc/notFound', `No ${resource} record has id "${id}".`);
     const render = () => detailBody(rewritten, version, found, resource);

@@ -48,6 +48,7 @@ export const consoleLog = (line: LogLine): void => console.log(JSON.stringify(li
 export function assembleServices(config: Config, parts: ServiceParts): Services {
   const clock = parts.clock ?? systemClock;
   const log = parts.log ?? consoleLog;
+  const metrics = parts.metrics ?? noMetrics;
   return {
     source: parts.source,
     credentials: parts.credentials,
@@ -58,10 +59,10 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     connection: parts.connection ?? urlConnection,
     clientGone: parts.clientGone ?? signalGone,
     digest: parts.digest ?? sha256Hex,
-    legacy: parts.legacy ?? createLegacyClient(config, { clock, log }),
+    legacy: parts.legacy ?? createLegacyClient(config, { clock, log, metrics }),
     afterResponse: parts.afterResponse ?? ((_c, task) => void setTimeout(() => void task(), 0)),
     ...(parts.docsAssets ? { docsAssets: parts.docsAssets } : {}),
-    metrics: parts.metrics ?? noMetrics,
+    metrics,
   };
 }
 

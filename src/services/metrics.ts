@@ -23,8 +23,11 @@ export type CacheResult = 'hit' | 'stale' | 'miss' | 'coalesced';
 
 export type BreakerPosition = 'closed' | 'open' | 'half-open';
 
-/** Which limit refused a request with 429: the caller's rate limit, or failed authentications from its address or client. */
-export type RefusalKind = 'rate_limit' | 'auth_failures';
+/**
+ * Which limit refused a request with 429: the caller's rate limit, the token endpoint's per
+ * client, or failed authentications from its address or for its OAuth client.
+ */
+export type RefusalKind = 'rate_limit' | 'token_rate_limit' | 'auth_failures';
 
 export type ComparisonResult = 'same' | 'different' | 'not_made';
 
@@ -33,6 +36,8 @@ export type ComparisonResult = 'same' | 'different' | 'not_made';
  * go (one object per request, carried in the source context); null/undefined while none was called.
  */
 export interface BackendFacts {
+  /** Backend calls made for the request (retries included), or stopped by an open breaker. */
+  calls: number;
   /** The HTTP status of the last backend answer, null when none answered (timeout, refused, breaker open). */
   status: number | null;
   /** Time spent waiting on backends for this request, all calls and retries together. */

@@ -1,5 +1,6 @@
 import type { RawJson } from '../core/json-body';
 import type { ListQuery, ResourceName } from '../core/query';
+import type { BackendFacts } from './metrics';
 import type { FamilyRecord, GenusRecord, PlantRecord, SpeciesRecord } from '../core/records';
 
 // The request terms are the core's; re-exported for the sources that answer them.
@@ -43,6 +44,8 @@ export interface Detail {
 /** Per-call context a source may forward (upstream mode forwards the request id). */
 export interface SourceContext {
   requestId: string;
+  /** Where a backend client notes what it did for the request (status, time, cache result). */
+  backend?: BackendFacts;
 }
 
 /** What `GET /readyz` reports of a source: `ready` decides 200 or 503; `report` is shown as is. */

@@ -3,12 +3,13 @@ import type { LogLine } from '../../env';
 import { ApiError } from '../../errors/api-error';
 import { REQUEST_ID_HEADER } from '../../policies/request-id';
 import type { Clock } from '../clock';
+import { noMetrics, type CacheResult, type Metrics } from '../metrics';
 import type { SourceContext } from '../record-source';
 import type { CachedResponse, ResponseCache } from '../response-cache';
 import type { CircuitBreaker } from './breaker';
 import { freshnessMs } from './freshness';
 import { readBounded } from './io';
-import { failure, Resilience, unavailable, type Failure } from './resilience';
+import { failure, Resilience, unavailable, type Failure, type Seen } from './resilience';
 import type { RetryBudget } from './retry-budget';
 import { StaleWarnings } from './stale-warnings';
 
@@ -22,6 +23,8 @@ export interface UpstreamOptions {
   clock: Clock;
   tuning: UpstreamTuning;
   log(line: LogLine): void;
+  /** None unless given. */
+  metrics?: Metrics;
   /** Built from `tuning` unless given (tests inject them). */
   breaker?: CircuitBreaker;
   retryBudget?: RetryBudget;
@@ -47,10 +50,22 @@ export class UpstreamClient {
   /** Cache entries already parsed and validated; an in-memory cache hands back the same entry object. */
   private readonly decoded = new WeakMap<CachedResponse, unknown>();
   private readonly staleWarnings: StaleWarnings;
+  private readonly metrics: Metrics;
 
   constructor(private readonly options: UpstreamOptions) {
     const { tuning, clock, log, breaker, retryBudget } = options;
-    this.resilience = new Resilience({ name: 'upstream', credentialVariable: 'UPSTREAM_AUTHORIZATION', tuning, clock, log, breaker, retryBudget });
+    const metrics = (this.metrics = options.metrics ?? noMetrics);
+    this.resilience = new Resilience({
+      name: 'upstream',
+      backend: 'upstream',
+      metrics,
+      credentialVariable: 'UPSTREAM_AUTHORIZATION',
+      tuning,
+      clock,
+      log,
+      breaker,
+      retryBudget,
+    });
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
     this.staleWarnings = new StaleWarnings(clock, log);
   }
@@ -65,24 +80,50 @@ export class UpstreamClient {
     const now = this.options.clock.now();
     if (cached && now < cached.freshUntil) {
       const value = this.decode(cached, validate);
-      if (value !== undefined) return value;
+      if (value !== undefined) {
+        this.looked(ctx, 'hit');
+        return value;
+      }
     }
     let pending = this.inflight.get(path) as Promise<T | undefined> | undefined;
+    const joined = pending !== undefined;
     if (!pending) {
       pending = this.load(path, validate, ctx).finally(() => this.inflight.delete(path));
       this.inflight.set(path, pending);
     }
     const stale = cached && now >= cached.freshUntil && now < cached.staleUntil ? this.decode(cached, validate) : undefined;
-    if (stale === undefined) return pending;
+    if (stale === undefined) return joined ? this.joined(pending, ctx) : this.looked(ctx, 'miss', pending);
 
     const outcome = await this.within(pending, this.options.tuning.staleAfterMs);
-    if (outcome.kind === 'answered') return outcome.value;
+    if (outcome.kind === 'answered') return this.looked(ctx, joined ? 'coalesced' : 'miss', outcome.value);
     if (outcome.kind === 'failed' && !(outcome.error instanceof ApiError)) throw outcome.error;
     // Failed, or still under way: the stale copy answers now. A call still under way goes on
     // and refreshes the cache if it ends well within its own deadline.
     const reason = outcome.kind === 'late' ? { slow_ms: this.options.tuning.staleAfterMs } : { code: (outcome.error as ApiError).code };
     this.staleWarnings.served(path, { request_id: ctx.requestId, upstream_path: path, ...reason, stale_ms: this.options.clock.now() - cached!.freshUntil });
-    return stale;
+    if (ctx.backend) ctx.backend.answered = false;
+    return this.looked(ctx, 'stale', stale);
+  }
+
+  /** Counts a cache lookup and notes it in the request's facts; passes `value` through. */
+  private looked<V>(ctx: SourceContext, result: CacheResult, value?: V): V {
+    this.metrics.cacheLookup(result);
+    if (ctx.backend) ctx.backend.cache = result;
+    return value as V;
+  }
+
+  /** Another request's call answers this one too: its wait and outcome become this request's facts. */
+  private async joined<T>(pending: Promise<T | undefined>, ctx: SourceContext): Promise<T | undefined> {
+    this.looked(ctx, 'coalesced');
+    const began = performance.now();
+    const value = await pending;
+    const facts = ctx.backend;
+    if (facts) {
+      facts.durationMs += performance.now() - began;
+      facts.status = value === undefined ? 404 : 200;
+      facts.answered = true;
+    }
+    return value;
   }
 
   /** One uncached call without retry, for readiness; a 404 counts as a broken upstream. */
@@ -150,10 +191,14 @@ export class UpstreamClient {
 
   /** The attempts of one call, within the shared resilience discipline. */
   private call<T>(path: string, validate: Validate<T>, ctx: SourceContext, retries: number): Promise<Answer<T>> {
-    return this.resilience.call((deadline) => this.attempt(path, validate, ctx, deadline), { requestId: ctx.requestId, path }, retries);
+    return this.resilience.call(
+      (deadline, seen) => this.attempt(path, validate, ctx, deadline, seen),
+      { requestId: ctx.requestId, path, backend: ctx.backend },
+      retries,
+    );
   }
 
-  private async attempt<T>(path: string, validate: Validate<T>, ctx: SourceContext, deadline: AbortSignal): Promise<Answer<T> | Failure> {
+  private async attempt<T>(path: string, validate: Validate<T>, ctx: SourceContext, deadline: AbortSignal, seen: Seen): Promise<Answer<T> | Failure> {
     const headers: Record<string, string> = { Accept: 'application/json', [REQUEST_ID_HEADER]: ctx.requestId };
     if (this.options.authorization) headers.Authorization = this.options.authorization;
     let res: Response;
@@ -162,6 +207,7 @@ export class UpstreamClient {
       // Redirects are not followed: a canonical backend does not redirect, and following one could
       // carry the gateway's credential elsewhere.
       res = await this.fetchFn(this.options.baseUrl + path, { headers, signal: deadline, redirect: 'manual' });
+      seen.status = res.status;
       if (res.status !== 200) {
         void res.body?.cancel().catch(() => {});
         return res.status === 404 ? { kind: 'notFound' } : this.resilience.refused(res);
