@@ -19,6 +19,7 @@ import type {
 /** The methods kept as label values; any other is `OTHER`, however many a client invents. */
 const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const BREAKER_POSITIONS: readonly BreakerPosition[] = ['closed', 'open', 'half-open'];
+const REFUSAL_KINDS: readonly RefusalKind[] = ['rate_limit', 'token_rate_limit', 'auth_failures'];
 
 /** prom-client's default metrics that are gauges with a `_total` suffix. */
 const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
@@ -114,6 +115,8 @@ export class PrometheusMetrics implements Metrics {
       labelNames: ['kind'],
       registers,
     });
+    // Every kind from the start, so a dashboard shows 0 rather than no data until the first 429.
+    for (const kind of REFUSAL_KINDS) this.refusals.inc({ kind }, 0);
     this.authFailures = new Counter({
       name: 'gateway_auth_failures_total',
       help: 'Presented credentials refused, by where they arrived and the error code.',
