@@ -14,7 +14,9 @@
  *
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's gateway with this harness
  * (how the numbers "before" in BENCHMARKS.md were taken); `BENCH_CASES=v2 page,v2 detail` runs
- * only those cases (the reference runs in turn with each). Not part of `npm test`.
+ * only those cases (the reference runs in turn with each). `v2 page (METRICS_PORT set)` is the
+ * v2 page on a gateway with Prometheus metrics, scraped every second; the run ends with its
+ * req/s and CPU against `v2 page` without. Not part of `npm test`.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -120,13 +122,18 @@ async function warm(baseUrl: string, paths: string[]): Promise<void> {
   }
 }
 
-function cases(): Array<{ name: string; paths: string[]; upstream?: true }> {
+/** The case measured with Prometheus metrics on, against `v2 page` without. */
+const METRICS_CASE = 'v2 page (METRICS_PORT set)';
+
+function cases(): Array<{ name: string; paths: string[]; upstream?: true; metrics?: true }> {
   const data = JSON.parse(readFileSync(join(HERE, 'fixtures/taxa.json'), 'utf8')) as { species: Array<{ id: string }>; genus: Array<{ name: string }> };
   const spread = <T>(list: T[], n: number) => Array.from({ length: n }, (_, k) => list[Math.floor((k * list.length) / n)]!);
   const pages = Array.from({ length: DISTINCT }, (_, k) => k + 1);
   const genus = spread(data.genus, 200).map((g) => encodeURIComponent(g.name));
   return [
     { name: 'v2 page', paths: pages.map((p) => `/v2/species?page=${p}`) },
+    // The same with a metrics listener, scraped every second while the load runs.
+    { name: METRICS_CASE, paths: pages.map((p) => `/v2/species?page=${p}`), metrics: true },
     // Every page of the species (21 MB of bodies): more than the rendered-page cache holds, so
     // each request is rendered from the dataset.
     { name: 'v2 every page (beyond the page cache)', paths: Array.from({ length: 1640 }, (_, k) => `/v2/species?page=${k + 1}`) },
@@ -159,6 +166,19 @@ async function main(): Promise<void> {
       GATEWAY_DIR,
     );
     servers.push(upstream);
+    const withMetrics = !ONLY || ONLY.includes(METRICS_CASE) ? await startGateway('gateway (metrics)', { METRICS_PORT: '0' }, args, GATEWAY_DIR) : undefined;
+    if (withMetrics) servers.push(withMetrics);
+    const metricsPort = withMetrics && (JSON.parse(withMetrics.line) as { metrics?: { port: number } | null }).metrics?.port;
+    if (withMetrics && !metricsPort) throw new Error(`${GATEWAY_DIR}: the gateway does not announce a metrics listener`);
+    // As a Prometheus server scraping every second would.
+    const scraping =
+      metricsPort &&
+      setInterval(() => {
+        fetch(`http://127.0.0.1:${metricsPort}/metrics`).then(
+          (r) => r.arrayBuffer(),
+          () => {},
+        );
+      }, 1000);
 
     // The reference answers with the bytes of a real v2 page, so both send the same size.
     const page = await fetch(`${gateway.url}/v2/species?page=1`, { headers: { authorization: AUTHORIZATION } });
@@ -177,7 +197,7 @@ async function main(): Promise<void> {
     const results = new Map<string, Stats>();
     const references: Stats[] = [];
     for (const c of cases().filter((c) => !ONLY || ONLY.includes(c.name))) {
-      const server = c.upstream ? upstream : gateway;
+      const server = c.upstream ? upstream : c.metrics ? withMetrics! : gateway;
       if (c.upstream) await warm(upstream.url, c.paths);
       const { ref, gateway: s } = await measure(reference, server, c.paths);
       references.push(ref);
@@ -191,6 +211,8 @@ async function main(): Promise<void> {
     const rssAfter = rssMb(gateway.child.pid!);
     const v1 = results.get('v1 page') ?? { cpuUs: NaN };
     const v2 = results.get('v2 page') ?? { cpuUs: NaN };
+    if (scraping) clearInterval(scraping);
+    const refOf = new Map([...results.keys()].map((name, k) => [name, references[k]!]));
 
     console.log(
       `\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per case and of the reference in ${SLICES} turns, after ${WARM_UP} s of warm-up of each`,
@@ -203,6 +225,14 @@ async function main(): Promise<void> {
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) console.log(row);
     console.log(`\nv1 page / v2 page (CPU): ${fmt(v2.cpuUs / v1.cpuUs, 2)}`);
+    const metered = results.get(METRICS_CASE);
+    if (metered && results.has('v2 page')) {
+      // Each against the reference of its own turns, so the machine's load between the two cases cancels out.
+      const share = (name: string) => results.get(name)!.rps / refOf.get(name)!.rps;
+      console.log(
+        `metrics on / off, v2 page: req/s ${fmt(share(METRICS_CASE) / share('v2 page'), 3)} (against the reference in turn; raw ${fmt(metered.rps / (v2 as Stats).rps, 3)}), CPU per request ${fmt(metered.cpuUs / v2.cpuUs, 3)}`,
+      );
+    }
     console.log(
       `bundled gateway start-up: ${(JSON.parse(gateway.line) as { startup_ms?: number }).startup_ms ?? 'n/a'} ms in-process (its log line), ${fmt(gateway.startedMs)} ms from spawn to listening`,
     );

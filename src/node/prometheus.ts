@@ -4,7 +4,7 @@
  * (versions, route templates, methods it knows, statuses it answers, fixed outcome names):
  * no caller, credential, id or raw path ever becomes a label value.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
 import type {
   BackendName,
   BackendOutcome,
@@ -15,6 +15,7 @@ import type {
   RefusalKind,
   RequestObservation,
 } from '../services/metrics';
+import { CounterFamily, type Family, HistogramFamily } from './families';
 
 /** The methods kept as label values; any other is `OTHER`, however many a client invents. */
 const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -52,63 +53,49 @@ export interface PrometheusOptions {
   runtime?: boolean;
 }
 
-type Labels<N extends string> = Partial<Record<N, string | number>>;
-
 /** Prometheus metrics for one gateway process; `text()` is the `/metrics` body. */
 export class PrometheusMetrics implements Metrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'version' | 'route' | 'method' | 'status' | 'answered_by'>;
-  private readonly duration: Histogram<'version' | 'route'>;
-  private readonly v1Requests: Counter<'credential_place'>;
-  private readonly backendCalls: Histogram<'backend' | 'outcome'>;
-  private readonly cache: Counter<'result'>;
+  // Recorded on every request (or backend call): plain-number families (./families).
+  private readonly requests: CounterFamily;
+  private readonly duration: HistogramFamily;
+  private readonly v1Requests: CounterFamily;
+  private readonly backendCalls: HistogramFamily;
+  private readonly cache: CounterFamily;
+  // Rarer events: prom-client's own counters.
   private readonly refusals: Counter<'kind'>;
   private readonly authFailures: Counter<'place' | 'code'>;
   private readonly comparisons: Counter<'route' | 'result'>;
   private readonly dropped: Counter;
   private readonly rejections: Counter<'status'>;
   private readonly breakers = new Map<BackendName, () => BreakerPosition>();
-  /**
-   * Label objects kept per distinct label set, so a request costs a key and a lookup rather than a
-   * new object for each metric. Bounded as the label values are.
-   */
-  private readonly requestLabels = new Map<string, [Labels<'version' | 'route' | 'method' | 'status' | 'answered_by'>, Labels<'version' | 'route'>]>();
 
   constructor(options: PrometheusOptions) {
     const registers = [this.registry];
     const buckets = durationBuckets(options.timeoutMs);
-    this.requests = new Counter({
-      name: 'gateway_requests_total',
-      help: 'Requests answered, by API version, route template, method, status code and who answered (gateway or upstream).',
-      labelNames: ['version', 'route', 'method', 'status', 'answered_by'],
-      registers,
-    });
-    this.duration = new Histogram({
-      name: 'gateway_request_duration_seconds',
-      help: 'Time from the first policy to the response, by API version and route template.',
-      labelNames: ['version', 'route'],
-      buckets,
-      registers,
-    });
-    this.v1Requests = new Counter({
-      name: 'gateway_v1_requests_total',
-      help: 'v1 requests by where their credential was presented (none: without one).',
-      labelNames: ['credential_place'],
-      registers,
-    });
-    this.backendCalls = new Histogram({
-      name: 'gateway_backend_call_duration_seconds',
-      help: 'Backend calls (each attempt, retries included) by backend and outcome: ok, timeout, refused, 5xx, breaker_open, invalid.',
-      labelNames: ['backend', 'outcome'],
-      buckets,
-      registers,
-    });
-    this.cache = new Counter({
-      name: 'gateway_upstream_cache_lookups_total',
-      help: 'Upstream response cache lookups by result: hit, stale, miss, coalesced.',
-      labelNames: ['result'],
-      registers,
-    });
+    const family = <F extends Family>(f: F): F => {
+      // The registry reads any metric by `name`, `help`, `type` and `get()`.
+      this.registry.registerMetric(f as unknown as Metric);
+      return f;
+    };
+    this.requests = family(
+      new CounterFamily(
+        'gateway_requests_total',
+        'Requests answered, by API version, route template, method, status code and who answered (gateway or upstream).',
+      ),
+    );
+    this.duration = family(
+      new HistogramFamily('gateway_request_duration_seconds', 'Time from the first policy to the response, by API version and route template.', buckets),
+    );
+    this.v1Requests = family(new CounterFamily('gateway_v1_requests_total', 'v1 requests by where their credential was presented (none: without one).'));
+    this.backendCalls = family(
+      new HistogramFamily(
+        'gateway_backend_call_duration_seconds',
+        'Backend calls (each attempt, retries included) by backend and outcome: ok, timeout, refused, 5xx, breaker_open, invalid.',
+        buckets,
+      ),
+    );
+    this.cache = family(new CounterFamily('gateway_upstream_cache_lookups_total', 'Upstream response cache lookups by result: hit, stale, miss, coalesced.'));
     this.refusals = new Counter({
       name: 'gateway_rate_limit_refusals_total',
       help: 'Requests refused with 429, by the limit: rate_limit, token_rate_limit, auth_failures.',
@@ -177,26 +164,22 @@ export class PrometheusMetrics implements Metrics {
     const version = o.version ?? NONE;
     const method = METHODS.has(o.method) ? o.method : 'OTHER';
     const status = o.status ?? ABORTED;
-    const key = `${version} ${o.route} ${method} ${status} ${o.answeredBy}`;
-    let labels = this.requestLabels.get(key);
-    if (!labels) {
-      labels = [
-        { version, route: o.route, method, status, answered_by: o.answeredBy },
-        { version, route: o.route },
-      ];
-      this.requestLabels.set(key, labels);
+    const { route, answeredBy } = o;
+    const where = `${version} ${route}`;
+    this.requests.add(`${where} ${method} ${status} ${answeredBy}`, () => ({ version, route, method, status, answered_by: answeredBy }));
+    this.duration.observe(where, () => ({ version, route }), o.durationMs / 1000);
+    if (version === 'v1') {
+      const place = o.credentialPlace ?? NONE;
+      this.v1Requests.add(place, () => ({ credential_place: place }));
     }
-    this.requests.inc(labels[0]);
-    this.duration.observe(labels[1], o.durationMs / 1000);
-    if (o.version === 'v1') this.v1Requests.inc({ credential_place: o.credentialPlace ?? NONE });
   }
 
   backendCall(backend: BackendName, outcome: BackendOutcome, durationMs: number): void {
-    this.backendCalls.observe({ backend, outcome }, durationMs / 1000);
+    this.backendCalls.observe(`${backend} ${outcome}`, () => ({ backend, outcome }), durationMs / 1000);
   }
 
   cacheLookup(result: CacheResult): void {
-    this.cache.inc({ result });
+    this.cache.add(result, () => ({ result }));
   }
 
   watchBreaker(backend: BackendName, state: () => BreakerPosition): void {
