@@ -14,9 +14,10 @@
  *
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's gateway with this harness
  * (how the numbers "before" in BENCHMARKS.md were taken); `BENCH_CASES=v2 page,v2 detail` runs
- * only those cases (the reference runs in turn with each). `v2 page (METRICS_PORT set)` is the
- * v2 page on a gateway with Prometheus metrics, scraped every second; the run ends with its
- * req/s and CPU against `v2 page` without. Not part of `npm test`.
+ * only those cases (the reference runs in turn with each). `metrics on-off` (a case name there)
+ * measures the v2 page on a gateway with Prometheus metrics, scraped every second, against the
+ * bundled gateway without, in alternating turns (`BENCH_PAIRS`, `BENCH_PAIR_SECONDS`). Not part
+ * of `npm test`.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -122,18 +123,40 @@ async function warm(baseUrl: string, paths: string[]): Promise<void> {
   }
 }
 
-/** The case measured with Prometheus metrics on, against `v2 page` without. */
-const METRICS_CASE = 'v2 page (METRICS_PORT set)';
+/** The v2 page with Prometheus metrics on and off, measured in alternating turns (`pairedMetrics`). */
+const METRICS_CASE = 'metrics on-off';
+/** Turns of each in that measurement, and seconds of each turn. */
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 10);
+const PAIR_SECONDS = Number(process.env.BENCH_PAIR_SECONDS ?? 1);
 
-function cases(): Array<{ name: string; paths: string[]; upstream?: true; metrics?: true }> {
+/**
+ * The same page on two gateways, one with metrics, in alternating turns (ABBA, so a trend in the
+ * machine's load weighs on both alike): the ratios of each pair of turns, and of the totals.
+ */
+async function pairedMetrics(off: Server, on: Server, paths: string[]) {
+  await load(off, paths, WARM_UP);
+  await load(on, paths, WARM_UP);
+  const offs: Stats[] = [];
+  const ons: Stats[] = [];
+  for (let k = 0; k < PAIRS; k++) {
+    const first = k % 2 === 0;
+    if (first) offs.push(await load(off, paths, PAIR_SECONDS));
+    ons.push(await load(on, paths, PAIR_SECONDS));
+    if (!first) offs.push(await load(off, paths, PAIR_SECONDS));
+  }
+  const rpsRatios = offs.map((o, k) => ons[k]!.rps / o.rps).sort((a, b) => a - b);
+  const cpuRatios = offs.map((o, k) => ons[k]!.cpuUs / o.cpuUs).sort((a, b) => a - b);
+  const median = (xs: number[]) => (xs[(xs.length - 1) >> 1]! + xs[xs.length >> 1]!) / 2;
+  return { off: added(offs), on: added(ons), rpsRatios, cpuRatios, median };
+}
+
+function cases(): Array<{ name: string; paths: string[]; upstream?: true }> {
   const data = JSON.parse(readFileSync(join(HERE, 'fixtures/taxa.json'), 'utf8')) as { species: Array<{ id: string }>; genus: Array<{ name: string }> };
   const spread = <T>(list: T[], n: number) => Array.from({ length: n }, (_, k) => list[Math.floor((k * list.length) / n)]!);
   const pages = Array.from({ length: DISTINCT }, (_, k) => k + 1);
   const genus = spread(data.genus, 200).map((g) => encodeURIComponent(g.name));
   return [
     { name: 'v2 page', paths: pages.map((p) => `/v2/species?page=${p}`) },
-    // The same with a metrics listener, scraped every second while the load runs.
-    { name: METRICS_CASE, paths: pages.map((p) => `/v2/species?page=${p}`), metrics: true },
     // Every page of the species (21 MB of bodies): more than the rendered-page cache holds, so
     // each request is rendered from the dataset.
     { name: 'v2 every page (beyond the page cache)', paths: Array.from({ length: 1640 }, (_, k) => `/v2/species?page=${k + 1}`) },
@@ -197,7 +220,7 @@ async function main(): Promise<void> {
     const results = new Map<string, Stats>();
     const references: Stats[] = [];
     for (const c of cases().filter((c) => !ONLY || ONLY.includes(c.name))) {
-      const server = c.upstream ? upstream : c.metrics ? withMetrics! : gateway;
+      const server = c.upstream ? upstream : gateway;
       if (c.upstream) await warm(upstream.url, c.paths);
       const { ref, gateway: s } = await measure(reference, server, c.paths);
       references.push(ref);
@@ -211,8 +234,6 @@ async function main(): Promise<void> {
     const rssAfter = rssMb(gateway.child.pid!);
     const v1 = results.get('v1 page') ?? { cpuUs: NaN };
     const v2 = results.get('v2 page') ?? { cpuUs: NaN };
-    if (scraping) clearInterval(scraping);
-    const refOf = new Map([...results.keys()].map((name, k) => [name, references[k]!]));
 
     console.log(
       `\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per case and of the reference in ${SLICES} turns, after ${WARM_UP} s of warm-up of each`,
@@ -225,18 +246,21 @@ async function main(): Promise<void> {
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) console.log(row);
     console.log(`\nv1 page / v2 page (CPU): ${fmt(v2.cpuUs / v1.cpuUs, 2)}`);
-    const metered = results.get(METRICS_CASE);
-    if (metered && results.has('v2 page')) {
-      // Each against the reference of its own turns, so the machine's load between the two cases cancels out.
-      const share = (name: string) => results.get(name)!.rps / refOf.get(name)!.rps;
+    if (withMetrics) {
+      const pages = Array.from({ length: DISTINCT }, (_, k) => `/v2/species?page=${k + 1}`);
+      const m = await pairedMetrics(gateway, withMetrics, pages);
+      const spread = (xs: number[]) => `median ${fmt(m.median(xs), 3)}, ${fmt(xs[0]!, 3)}-${fmt(xs.at(-1)!, 3)} over ${xs.length} pairs`;
       console.log(
-        `metrics on / off, v2 page: req/s ${fmt(share(METRICS_CASE) / share('v2 page'), 3)} (against the reference in turn; raw ${fmt(metered.rps / (v2 as Stats).rps, 3)}), CPU per request ${fmt(metered.cpuUs / v2.cpuUs, 3)}`,
+        `\nv2 page, METRICS_PORT set (scraped every second) / unset, ${PAIRS} alternating turns of ${PAIR_SECONDS} s each:` +
+          `\n  req/s: totals ${fmt(m.on.rps / m.off.rps, 3)} (${fmt(m.on.rps)} / ${fmt(m.off.rps)}); per pair ${spread(m.rpsRatios)}` +
+          `\n  CPU µs/request: totals ${fmt(m.on.cpuUs / m.off.cpuUs, 3)} (${fmt(m.on.cpuUs, 1)} / ${fmt(m.off.cpuUs, 1)}); per pair ${spread(m.cpuRatios)}`,
       );
     }
     console.log(
       `bundled gateway start-up: ${(JSON.parse(gateway.line) as { startup_ms?: number }).startup_ms ?? 'n/a'} ms in-process (its log line), ${fmt(gateway.startedMs)} ms from spawn to listening`,
     );
     console.log(`bundled gateway RSS: ${fmt(rssStart)} MB at start, ${fmt(rssAfter)} MB after the load`);
+    if (scraping) clearInterval(scraping);
   } finally {
     for (const s of servers) s.child.kill('SIGTERM');
   }
