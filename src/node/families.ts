@@ -8,7 +8,7 @@
 
 export type Labels = Record<string, string | number>;
 
-interface Value {
+export interface Value {
   labels: Labels;
   value: number;
   metricName?: string;
@@ -26,7 +26,7 @@ export interface Family {
 export class CounterFamily implements Family {
   readonly type = 'counter' as const;
   readonly aggregator = 'sum' as const;
-  private readonly series = new Map<string, Value>();
+  private readonly all = new Map<string, Value>();
 
   constructor(
     readonly name: string,
@@ -35,17 +35,22 @@ export class CounterFamily implements Family {
 
   /** Adds `by` to the series `key` names; `labels` is called only for a key not seen before. */
   add(key: string, labels: () => Labels, by = 1): void {
-    let s = this.series.get(key);
-    if (!s) this.series.set(key, (s = { labels: labels(), value: 0 }));
-    s.value += by;
+    this.series(key, labels).value += by;
+  }
+
+  /** The series `key` names, made with `labels` on first use: a caller may keep it and add to its `value`. */
+  series(key: string, labels: () => Labels): Value {
+    let s = this.all.get(key);
+    if (!s) this.all.set(key, (s = { labels: labels(), value: 0 }));
+    return s;
   }
 
   get() {
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: [...this.series.values()].map((s) => ({ ...s })) };
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: [...this.all.values()].map((s) => ({ ...s })) };
   }
 }
 
-interface Buckets {
+export interface Buckets {
   labels: Labels;
   /** Observations per bucket (not cumulative); the last slot is past every bound. */
   counts: number[];
@@ -56,7 +61,7 @@ interface Buckets {
 export class HistogramFamily implements Family {
   readonly type = 'histogram' as const;
   readonly aggregator = 'sum' as const;
-  private readonly series = new Map<string, Buckets>();
+  private readonly all = new Map<string, Buckets>();
 
   /** @param bounds upper bounds, ascending, in the unit observed (seconds). */
   constructor(
@@ -66,8 +71,18 @@ export class HistogramFamily implements Family {
   ) {}
 
   observe(key: string, labels: () => Labels, value: number): void {
-    let s = this.series.get(key);
-    if (!s) this.series.set(key, (s = { labels: labels(), counts: new Array(this.bounds.length + 1).fill(0), sum: 0, count: 0 }));
+    this.into(this.series(key, labels), value);
+  }
+
+  /** The series `key` names, made with `labels` on first use: a caller may keep it and pass it to `into`. */
+  series(key: string, labels: () => Labels): Buckets {
+    let s = this.all.get(key);
+    if (!s) this.all.set(key, (s = { labels: labels(), counts: new Array(this.bounds.length + 1).fill(0), sum: 0, count: 0 }));
+    return s;
+  }
+
+  /** Records `value` in a series of this family. */
+  into(s: Buckets, value: number): void {
     let i = 0;
     while (i < this.bounds.length && value > this.bounds[i]!) i++;
     s.counts[i]!++;
@@ -77,7 +92,7 @@ export class HistogramFamily implements Family {
 
   get() {
     const values: Value[] = [];
-    for (const s of this.series.values()) {
+    for (const s of this.all.values()) {
       let cumulative = 0;
       for (let i = 0; i <= this.bounds.length; i++) {
         cumulative += s.counts[i]!;

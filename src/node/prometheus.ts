@@ -15,10 +15,17 @@ import type {
   RefusalKind,
   RequestObservation,
 } from '../services/metrics';
-import { CounterFamily, type Family, HistogramFamily } from './families';
+import { type Buckets, CounterFamily, type Family, HistogramFamily, type Value } from './families';
 
 /** The methods kept as label values; any other is `OTHER`, however many a client invents. */
-const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+const OTHER_METHOD = METHODS.length;
+
+/** One route of one version: its duration series, and its count series by status, method and who answered. */
+interface RouteSeries {
+  duration: Buckets;
+  counts: Map<number, Value>;
+}
 const BREAKER_POSITIONS: readonly BreakerPosition[] = ['closed', 'open', 'half-open'];
 const REFUSAL_KINDS: readonly RefusalKind[] = ['rate_limit', 'token_rate_limit', 'auth_failures'];
 
@@ -69,6 +76,11 @@ export class PrometheusMetrics implements Metrics {
   private readonly dropped: Counter;
   private readonly rejections: Counter<'status'>;
   private readonly breakers = new Map<BackendName, () => BreakerPosition>();
+  /**
+   * The series of each version and route, found with two lookups by strings the gateway already
+   * has, and one by a small number: no key is built per request.
+   */
+  private readonly routes = new Map<string, Map<string, RouteSeries>>();
 
   constructor(options: PrometheusOptions) {
     const registers = [this.registry];
@@ -161,17 +173,37 @@ export class PrometheusMetrics implements Metrics {
   }
 
   requestObserved(o: RequestObservation): void {
-    const version = o.version ?? NONE;
-    const method = METHODS.has(o.method) ? o.method : 'OTHER';
-    const status = o.status ?? ABORTED;
-    const { route, answeredBy } = o;
-    const where = `${version} ${route}`;
-    this.requests.add(`${where} ${method} ${status} ${answeredBy}`, () => ({ version, route, method, status, answered_by: answeredBy }));
-    this.duration.observe(where, () => ({ version, route }), o.durationMs / 1000);
-    if (version === 'v1') {
+    const series = this.routeSeries(o.version ?? NONE, o.route);
+    this.duration.into(series.duration, o.durationMs / 1000);
+    let method = METHODS.indexOf(o.method);
+    if (method < 0) method = OTHER_METHOD;
+    const code = ((o.status ?? 0) * 8 + method) * 2 + (o.answeredBy === 'upstream' ? 1 : 0);
+    let count = series.counts.get(code);
+    if (!count) series.counts.set(code, (count = this.countSeries(o, method)));
+    count.value++;
+    if (o.version === 'v1') {
       const place = o.credentialPlace ?? NONE;
       this.v1Requests.add(place, () => ({ credential_place: place }));
     }
+  }
+
+  private routeSeries(version: string, route: string): RouteSeries {
+    let byRoute = this.routes.get(version);
+    if (!byRoute) this.routes.set(version, (byRoute = new Map()));
+    let series = byRoute.get(route);
+    if (!series) {
+      series = { duration: this.duration.series(`${version} ${route}`, () => ({ version, route })), counts: new Map() };
+      byRoute.set(route, series);
+    }
+    return series;
+  }
+
+  private countSeries(o: RequestObservation, methodIndex: number): Value {
+    const version = o.version ?? NONE;
+    const method = METHODS[methodIndex] ?? 'OTHER';
+    const status = o.status ?? ABORTED;
+    const { route, answeredBy } = o;
+    return this.requests.series(`${version} ${route} ${method} ${status} ${answeredBy}`, () => ({ version, route, method, status, answered_by: answeredBy }));
   }
 
   backendCall(backend: BackendName, outcome: BackendOutcome, durationMs: number): void {

@@ -154,7 +154,7 @@ describe('upstream mode', () => {
       if (mode === 'slow') await sleep(300);
       sendJson(res, fakePage(pageOf(req)));
     });
-    const { t, metrics, clock } = gateway(up.url, { cacheTtlMs: 1000, staleMs: 60_000, staleAfterMs: 50, retries: 0 });
+    const { t, metrics, clock } = gateway(up.url, { cacheTtlMs: 1000, staleMs: 60_000, staleAfterMs: 50, retries: 0, timeoutMs: 3000 });
     await t.get('/v2/species'); // miss, the upstream answers
     await t.get('/v2/species'); // hit
     clock.advance(2000);
