@@ -54,7 +54,7 @@ export const accessLog = (services: Pick<Services, 'log' | 'clock' | 'clientGone
       const backend = consultedBackend(c);
       services.metrics.requestObserved({
         version: line.version as string | null,
-        route: version ? (pathTemplate(c.req.path.slice(c.get('base').length)) ?? UNMATCHED_ROUTE) : unversionedRoute(c),
+        route: (version && pathTemplate(c.req.path.slice(c.get('base').length))) || registeredRoute(c),
         method: c.req.method,
         status: line.status as number | null,
         answeredBy: backend?.answered ? 'upstream' : 'gateway',
@@ -68,10 +68,11 @@ export const accessLog = (services: Pick<Services, 'log' | 'clock' | 'clientGone
 };
 
 /**
- * The route of a request outside the versions: the path a route was registered with
- * (`/healthz`, `/oauth/token`), never the path asked for; a path only a wildcard matched is unmatched.
+ * The route of a request that is not a resource's (`/healthz`, `/oauth/token`, `/v2/openapi.json`):
+ * the path its route was registered with, never the path asked for; a path only a wildcard
+ * matched is unmatched.
  */
-function unversionedRoute(c: Context<AppEnv>): string {
+function registeredRoute(c: Context<AppEnv>): string {
   const path = routePath(c, -1);
   return path === '' || path.endsWith('*') ? UNMATCHED_ROUTE : path;
 }

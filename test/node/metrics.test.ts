@@ -38,6 +38,7 @@ describe('requests', () => {
     await t.get('/v2/genus/Abies/species');
     await t.get('/v2/species', { Authorization: 'ApiKey not-a-key' });
     await t.get('/healthz', {});
+    await t.get('/v2/openapi.json', {});
     await t.get('/no/such/path');
     await t.app.request('https://localhost/v2/species', { method: 'BREW', headers: { Authorization: DEMO.key } });
     const all = await series(metrics);
@@ -48,6 +49,7 @@ describe('requests', () => {
     expect(req('version="v2",route="/species",method="GET",status="401",answered_by="gateway"')).toBe(1);
     expect(req('version="none",route="/healthz",method="GET",status="200",answered_by="gateway"')).toBe(1);
     expect(req('version="none",route="unmatched",method="GET",status="404",answered_by="gateway"')).toBe(1);
+    expect(req('version="v2",route="/v2/openapi.json",method="GET",status="200",answered_by="gateway"')).toBe(1);
     expect(
       [...all.keys()].some((k) => k.includes('method="OTHER"')),
       'an invented method is OTHER',
