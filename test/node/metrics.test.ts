@@ -56,7 +56,7 @@ describe('requests', () => {
     ).toBe(true);
     expect(value(all, 'gateway_request_duration_seconds_count', 'version="v2",route="/species/{id}"')).toBe(2);
     expect(value(all, 'gateway_auth_failures_total', 'place="authorization",code="auth/invalidCredential"')).toBe(1);
-  });
+  }, 120_000);
 
   it('counts v1 requests by credential place', async () => {
     const metrics = newMetrics();
