@@ -15,7 +15,7 @@
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's gateway with this harness
  * (how the numbers "before" in BENCHMARKS.md were taken); `BENCH_CASES=v2 page,v2 detail` runs
  * only those cases (the reference runs in turn with each). `metrics on-off` (a case name there)
- * measures the v2 page on a gateway with Prometheus metrics, scraped every second, against the
+ * measures the v2 page on a gateway with Prometheus metrics, scraped every `BENCH_SCRAPE_MS`, against the
  * bundled gateway without, in alternating turns (`BENCH_PAIRS`, `BENCH_PAIR_SECONDS`). Not part
  * of `npm test`.
  */
@@ -128,6 +128,7 @@ const METRICS_CASE = 'metrics on-off';
 /** Turns of each in that measurement, and seconds of each turn. */
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 10);
 const PAIR_SECONDS = Number(process.env.BENCH_PAIR_SECONDS ?? 1);
+const SCRAPE_MS = Number(process.env.BENCH_SCRAPE_MS ?? 15_000);
 
 /**
  * The same page on two gateways, one with metrics, in alternating turns (ABBA, so a trend in the
@@ -193,7 +194,7 @@ async function main(): Promise<void> {
     if (withMetrics) servers.push(withMetrics);
     const metricsPort = withMetrics && (JSON.parse(withMetrics.line) as { metrics?: { port: number } | null }).metrics?.port;
     if (withMetrics && !metricsPort) throw new Error(`${GATEWAY_DIR}: the gateway does not announce a metrics listener`);
-    // As a Prometheus server scraping every second would.
+    // As a Prometheus server would, every BENCH_SCRAPE_MS (15 s, a common scrape interval, by default).
     const scraping =
       metricsPort &&
       setInterval(() => {
@@ -201,7 +202,7 @@ async function main(): Promise<void> {
           (r) => r.arrayBuffer(),
           () => {},
         );
-      }, 1000);
+      }, SCRAPE_MS);
 
     // The reference answers with the bytes of a real v2 page, so both send the same size.
     const page = await fetch(`${gateway.url}/v2/species?page=1`, { headers: { authorization: AUTHORIZATION } });
@@ -251,7 +252,7 @@ async function main(): Promise<void> {
       const m = await pairedMetrics(gateway, withMetrics, pages);
       const spread = (xs: number[]) => `median ${fmt(m.median(xs), 3)}, ${fmt(xs[0]!, 3)}-${fmt(xs.at(-1)!, 3)} over ${xs.length} pairs`;
       console.log(
-        `\nv2 page, METRICS_PORT set (scraped every second) / unset, ${PAIRS} alternating turns of ${PAIR_SECONDS} s each:` +
+        `\nv2 page, METRICS_PORT set (scraped every ${SCRAPE_MS / 1000} s) / unset, ${PAIRS} alternating turns of ${PAIR_SECONDS} s each:` +
           `\n  req/s: totals ${fmt(m.on.rps / m.off.rps, 3)} (${fmt(m.on.rps)} / ${fmt(m.off.rps)}); per pair ${spread(m.rpsRatios)}` +
           `\n  CPU µs/request: totals ${fmt(m.on.cpuUs / m.off.cpuUs, 3)} (${fmt(m.on.cpuUs, 1)} / ${fmt(m.off.cpuUs, 1)}); per pair ${spread(m.cpuRatios)}`,
       );
