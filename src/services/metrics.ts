@@ -52,7 +52,7 @@ export interface BackendFacts {
 export interface RequestObservation {
   /** `v1`, `v2`, `v3`; null outside the versioned paths (health, docs, token endpoint). */
   version: string | null;
-  /** The route template (`GET /species/{id}`, `/healthz`), or `UNMATCHED_ROUTE`: never the raw path. */
+  /** The route template (`/species/{id}`; the method is its own dimension), a registered path (`/healthz`), or `UNMATCHED_ROUTE`: never the raw path. */
   route: string;
   /** The request method as sent; a recorder keeps only the methods it knows (others as one value). */
   method: string;
