@@ -1,10 +1,13 @@
 /**
  * A gateway process with every part the metrics describe: Prometheus metrics on their own port,
- * an upstream (a second, bundled gateway process) behind its cache and breaker, the legacy v1
+ * an upstream (a second, bundled gateway process, seen through a proxy that lets a shared cache
+ * keep its answers, as a canonical backend does) behind its cache and breaker, the legacy v1
  * backend answering v1 with every answer compared, and a small mixed load: v2 and v1 through each
  * credential place, refused credentials up to the failure limit, the token endpoint's limit,
  * unknown paths and a request Node's HTTP layer refuses.
  */
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { DEMO } from './harness';
 import { startGatewayProcess, type GatewayProcess } from './gateway-process';
@@ -21,13 +24,21 @@ export interface ObservedGateway {
 export async function startObservedGateway(): Promise<ObservedGateway> {
   const upstream = await startGatewayProcess({ RATE_LIMIT_PER_MINUTE: '1000000000', TOKEN_SIGNING_SECRET: 'upstream' });
   let legacy: LegacyV1 | undefined;
+  let cacheable: Server | undefined;
+  let failing: Server | undefined;
   try {
+    cacheable = await proxy(upstream.origin, true);
     legacy = await legacyV1({ memo: true });
+    failing = await proxy(new URL(legacy.url).origin, false);
+    // The legacy backend answers from this process: its first answers (loading the dataset) would
+    // hold up the proxy above, so they are made before the load.
+    for (const path of ['/species', '/species/ABBA', '/genus'])
+      await fetch(legacy.url + path, { headers: { Authorization: LEGACY_AUTHORIZATION } }).then((r) => r.arrayBuffer());
     const gateway = await startGatewayProcess({
       METRICS_PORT: '0',
-      UPSTREAM_URL: upstream.origin,
+      UPSTREAM_URL: at(cacheable),
       UPSTREAM_AUTHORIZATION: DEMO.key,
-      LEGACY_V1_URL: legacy.url,
+      LEGACY_V1_URL: at(failing) + new URL(legacy.url).pathname,
       LEGACY_V1_AUTHORIZATION: LEGACY_AUTHORIZATION,
       V1_ANSWER: 'legacy',
       V1_COMPARE_PERCENT: '100',
@@ -40,14 +51,56 @@ export async function startObservedGateway(): Promise<ObservedGateway> {
     });
     const listening = JSON.parse(gateway.lines.find((l) => l.includes('gateway listening'))!) as { metrics: { host: string; port: number } };
     const stopAll = async () => {
-      await Promise.all([gateway.stop(), upstream.stop(), legacy?.close()]);
+      await Promise.all([gateway.stop(), upstream.stop(), legacy?.close(), closed(cacheable), closed(failing)]);
     };
     return { origin: gateway.origin, metricsTarget: `127.0.0.1:${listening.metrics.port}`, gateway, stop: stopAll };
   } catch (err) {
-    await Promise.all([upstream.stop(), legacy?.close()]);
+    await Promise.all([upstream.stop(), legacy?.close(), closed(cacheable), closed(failing)]);
     throw err;
   }
 }
+
+/** An id both backends fail on (503), whatever they would have answered. */
+const UPSTREAM_FAILS = 'NOT-COMPARED';
+
+/**
+ * Forwards to `origin`, failing the one id above. `cacheable`: says of each 200 that a shared cache
+ * may keep it for 30 s: the gateway used as the upstream here says `private` to its own
+ * authenticated callers, which a canonical backend serving the gateway does not, and the upstream
+ * cache's lookups are part of what is observed.
+ */
+async function proxy(origin: string, cacheable: boolean): Promise<Server> {
+  const target = new URL(origin);
+  const server = createServer((req, res) => {
+    // One id the backends fail on: its v1 request is refused, its comparison not made.
+    if (req.url?.includes(UPSTREAM_FAILS)) {
+      res.writeHead(503, { 'Content-Type': 'application/json' });
+      return res.end('{}');
+    }
+    const forwarded = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      const headers = { ...answer.headers };
+      if (cacheable && answer.statusCode === 200) {
+        headers['cache-control'] = 'max-age=30';
+        delete headers.vary;
+      }
+      res.writeHead(answer.statusCode ?? 502, headers);
+      answer.pipe(res);
+    });
+    forwarded.on('error', () => res.destroy());
+    req.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+const at = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+const closed = (server: Server | undefined) =>
+  new Promise<void>((resolve) => {
+    if (!server) return resolve();
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 
 const KEY = DEMO.key;
 const get = (origin: string, path: string, headers: Record<string, string> = { Authorization: KEY }) =>
@@ -67,6 +120,7 @@ export async function mixedRound(origin: string, n: number): Promise<void> {
     get(origin, '/api/v1/species?key=demo-project-key', {}),
     get(origin, '/v1/species/ABBA', { 'X-API-Key': 'demo-project-key' }),
     get(origin, '/v1/genus', { Authorization: KEY }),
+    get(origin, `/v1/species/${UPSTREAM_FAILS}`, { Authorization: KEY }),
     get(origin, '/v3/species', { Authorization: DEMO.personalToken }),
     get(origin, '/v2/species', { Authorization: `ApiKey guessed-${n}`, 'X-Forwarded-For': '203.0.113.9' }),
     get(origin, `/no/such/path/${n}`, {}),
