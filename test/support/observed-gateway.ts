@@ -31,7 +31,7 @@ export async function startObservedGateway(): Promise<ObservedGateway> {
     legacy = await legacyV1({ memo: true });
     failing = await proxy(new URL(legacy.url).origin, false);
     // The legacy backend answers from this process: its first answers (loading the dataset) would
-    // hold up the proxy above, so they are made before the load.
+    // hold up the proxies, so they are made before the load.
     for (const path of ['/species', '/species/ABBA', '/genus'])
       await fetch(legacy.url + path, { headers: { Authorization: LEGACY_AUTHORIZATION } }).then((r) => r.arrayBuffer());
     const gateway = await startGatewayProcess({
@@ -61,7 +61,7 @@ export async function startObservedGateway(): Promise<ObservedGateway> {
 }
 
 /** An id both backends fail on (503), whatever they would have answered. */
-const UPSTREAM_FAILS = 'NOT-COMPARED';
+const FAILING_ID = 'NOT-COMPARED';
 
 /**
  * Forwards to `origin`, failing the one id above. `cacheable`: says of each 200 that a shared cache
@@ -73,7 +73,7 @@ async function proxy(origin: string, cacheable: boolean): Promise<Server> {
   const target = new URL(origin);
   const server = createServer((req, res) => {
     // One id the backends fail on: its v1 request is refused, its comparison not made.
-    if (req.url?.includes(UPSTREAM_FAILS)) {
+    if (req.url?.includes(FAILING_ID)) {
       res.writeHead(503, { 'Content-Type': 'application/json' });
       return res.end('{}');
     }
@@ -120,7 +120,7 @@ export async function mixedRound(origin: string, n: number): Promise<void> {
     get(origin, '/api/v1/species?key=demo-project-key', {}),
     get(origin, '/v1/species/ABBA', { 'X-API-Key': 'demo-project-key' }),
     get(origin, '/v1/genus', { Authorization: KEY }),
-    get(origin, `/v1/species/${UPSTREAM_FAILS}`, { Authorization: KEY }),
+    get(origin, `/v1/species/${FAILING_ID}`, { Authorization: KEY }),
     get(origin, '/v3/species', { Authorization: DEMO.personalToken }),
     get(origin, '/v2/species', { Authorization: `ApiKey guessed-${n}`, 'X-Forwarded-For': '203.0.113.9' }),
     get(origin, `/no/such/path/${n}`, {}),
