@@ -14,7 +14,10 @@
  *
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's gateway with this harness
  * (how the numbers "before" in BENCHMARKS.md were taken); `BENCH_CASES=v2 page,v2 detail` runs
- * only those cases (the reference runs in turn with each). Not part of `npm test`.
+ * only those cases (the reference runs in turn with each). `metrics on-off` (a case name there)
+ * measures the v2 page on a gateway with Prometheus metrics, scraped every `BENCH_SCRAPE_MS`, against the
+ * bundled gateway without, in alternating turns (`BENCH_PAIRS`, `BENCH_PAIR_SECONDS`). Not part
+ * of `npm test`.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -120,6 +123,34 @@ async function warm(baseUrl: string, paths: string[]): Promise<void> {
   }
 }
 
+/** The v2 page with Prometheus metrics on and off, measured in alternating turns (`pairedMetrics`). */
+const METRICS_CASE = 'metrics on-off';
+/** Turns of each in that measurement, and seconds of each turn. */
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 10);
+const PAIR_SECONDS = Number(process.env.BENCH_PAIR_SECONDS ?? 1);
+const SCRAPE_MS = Number(process.env.BENCH_SCRAPE_MS ?? 15_000);
+
+/**
+ * The same page on two gateways, one with metrics, in alternating turns (ABBA, so a trend in the
+ * machine's load weighs on both alike): the ratios of each pair of turns, and of the totals.
+ */
+async function pairedMetrics(off: Server, on: Server, paths: string[]) {
+  await load(off, paths, WARM_UP);
+  await load(on, paths, WARM_UP);
+  const offs: Stats[] = [];
+  const ons: Stats[] = [];
+  for (let k = 0; k < PAIRS; k++) {
+    const first = k % 2 === 0;
+    if (first) offs.push(await load(off, paths, PAIR_SECONDS));
+    ons.push(await load(on, paths, PAIR_SECONDS));
+    if (!first) offs.push(await load(off, paths, PAIR_SECONDS));
+  }
+  const rpsRatios = offs.map((o, k) => ons[k]!.rps / o.rps).sort((a, b) => a - b);
+  const cpuRatios = offs.map((o, k) => ons[k]!.cpuUs / o.cpuUs).sort((a, b) => a - b);
+  const median = (xs: number[]) => (xs[(xs.length - 1) >> 1]! + xs[xs.length >> 1]!) / 2;
+  return { off: added(offs), on: added(ons), rpsRatios, cpuRatios, median };
+}
+
 function cases(): Array<{ name: string; paths: string[]; upstream?: true }> {
   const data = JSON.parse(readFileSync(join(HERE, 'fixtures/taxa.json'), 'utf8')) as { species: Array<{ id: string }>; genus: Array<{ name: string }> };
   const spread = <T>(list: T[], n: number) => Array.from({ length: n }, (_, k) => list[Math.floor((k * list.length) / n)]!);
@@ -159,6 +190,19 @@ async function main(): Promise<void> {
       GATEWAY_DIR,
     );
     servers.push(upstream);
+    const withMetrics = !ONLY || ONLY.includes(METRICS_CASE) ? await startGateway('gateway (metrics)', { METRICS_PORT: '0' }, args, GATEWAY_DIR) : undefined;
+    if (withMetrics) servers.push(withMetrics);
+    const metricsPort = withMetrics && (JSON.parse(withMetrics.line) as { metrics?: { port: number } | null }).metrics?.port;
+    if (withMetrics && !metricsPort) throw new Error(`${GATEWAY_DIR}: the gateway does not announce a metrics listener`);
+    // As a Prometheus server would, every BENCH_SCRAPE_MS (15 s, a common scrape interval, by default).
+    const scraping =
+      metricsPort &&
+      setInterval(() => {
+        fetch(`http://127.0.0.1:${metricsPort}/metrics`).then(
+          (r) => r.arrayBuffer(),
+          () => {},
+        );
+      }, SCRAPE_MS);
 
     // The reference answers with the bytes of a real v2 page, so both send the same size.
     const page = await fetch(`${gateway.url}/v2/species?page=1`, { headers: { authorization: AUTHORIZATION } });
@@ -203,10 +247,21 @@ async function main(): Promise<void> {
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) console.log(row);
     console.log(`\nv1 page / v2 page (CPU): ${fmt(v2.cpuUs / v1.cpuUs, 2)}`);
+    if (withMetrics) {
+      const pages = Array.from({ length: DISTINCT }, (_, k) => `/v2/species?page=${k + 1}`);
+      const m = await pairedMetrics(gateway, withMetrics, pages);
+      const spread = (xs: number[]) => `median ${fmt(m.median(xs), 3)}, ${fmt(xs[0]!, 3)}-${fmt(xs.at(-1)!, 3)} over ${xs.length} pairs`;
+      console.log(
+        `\nv2 page, METRICS_PORT set (scraped every ${SCRAPE_MS / 1000} s) / unset, ${PAIRS} alternating turns of ${PAIR_SECONDS} s each:` +
+          `\n  req/s: totals ${fmt(m.on.rps / m.off.rps, 3)} (${fmt(m.on.rps)} / ${fmt(m.off.rps)}); per pair ${spread(m.rpsRatios)}` +
+          `\n  CPU µs/request: totals ${fmt(m.on.cpuUs / m.off.cpuUs, 3)} (${fmt(m.on.cpuUs, 1)} / ${fmt(m.off.cpuUs, 1)}); per pair ${spread(m.cpuRatios)}`,
+      );
+    }
     console.log(
       `bundled gateway start-up: ${(JSON.parse(gateway.line) as { startup_ms?: number }).startup_ms ?? 'n/a'} ms in-process (its log line), ${fmt(gateway.startedMs)} ms from spawn to listening`,
     );
     console.log(`bundled gateway RSS: ${fmt(rssStart)} MB at start, ${fmt(rssAfter)} MB after the load`);
+    if (scraping) clearInterval(scraping);
   } finally {
     for (const s of servers) s.child.kill('SIGTERM');
   }

@@ -31,6 +31,8 @@ export interface Config {
   redisUrl: string | undefined;
   hostile: HostileInputConfig;
   shutdown: ShutdownConfig;
+  /** Node: the Prometheus listener (CONTRACT section 20); no port, no listener. */
+  metrics: { port: number | undefined; host: string };
 }
 
 /** Graceful stop on Node (CONTRACT section 21). */
@@ -183,8 +185,15 @@ export function parseConfig(vars: ConfigVars): Config {
     );
   }
 
+  const port = int('PORT', 8787, 0, 65535);
+  const metricsPort = text('METRICS_PORT') === undefined ? undefined : int('METRICS_PORT', 0, 0, 65535);
+  // Metrics on the API port would publish the gateway's internals to every caller.
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    throw new ConfigError('METRICS_PORT', `must differ from PORT (${port}): metrics are never served on the API port`);
+  }
+
   return {
-    port: int('PORT', 8787, 0, 65535),
+    port,
     upstreamUrl: upstreamBase(url('UPSTREAM_URL')),
     upstreamAuthorization: text('UPSTREAM_AUTHORIZATION'),
     credentialsFile: text('CREDENTIALS_FILE'),
@@ -229,6 +238,7 @@ export function parseConfig(vars: ConfigVars): Config {
       delayMs: int('SHUTDOWN_DELAY_MS', 0, 0),
       timeoutMs: int('SHUTDOWN_TIMEOUT_MS', 30_000, 0),
     },
+    metrics: { port: metricsPort, host: text('METRICS_HOST') ?? '127.0.0.1' },
   };
 }
 

@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { RequestTrace } from './core/request-trace';
 import type { LegacyBackend } from './migration/legacy-client';
 import type { Lifecycle } from './services/lifecycle';
+import type { Metrics } from './services/metrics';
 import type { Clock } from './services/clock';
 import type { DocsAssets } from './openapi/docs-page';
 import type { ConnectionFacts } from './services/connection';
@@ -45,6 +46,8 @@ export interface Services {
   lifecycle?: Lifecycle;
   /** Takes each request's facts once it is answered (Workers: the `METRICS` Analytics Engine binding); absent: nothing is recorded. */
   recordRequest?: RecordRequest;
+  /** Rates, errors and latency (CONTRACT section 20): Prometheus on Node, nothing unless configured. */
+  metrics: Metrics;
 }
 
 /** Where and how the caller's credential arrived, for the log (`apiKey`, `bearer`, `v1:query`, ...). */

@@ -13,6 +13,7 @@ import { createApp } from './app';
 import { liveCredentials } from './node/credential-reload';
 import { createGatewayServer } from './node/http-server';
 import { gracefulStop, listenForStop } from './node/shutdown';
+import type { PrometheusMetrics } from './node/prometheus';
 import { ConfigError, configWarnings, describeConfig, parseConfig, type Config } from './config';
 import type { Dataset } from './core/records';
 import type { DocsAssets } from './openapi/docs-page';
@@ -152,6 +153,35 @@ export function nodeDocsAssets(): DocsAssets {
   return { script: file('swagger-ui-bundle.js'), style: file('swagger-ui.css') };
 }
 
+/** The gateway's own version, from package.json. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * Prometheus metrics on their own listener when `METRICS_PORT` is set (CONTRACT section 20);
+ * resolves once it listens, with where. Unset: no listener, the gateway records nothing, and
+ * prom-client is never loaded (a dynamic import, as the Redis client's).
+ */
+async function metricsListener(config: Config, dataset: string): Promise<{ metrics: PrometheusMetrics; at: { host: string; port: number } } | undefined> {
+  const { port, host } = config.metrics;
+  if (port === undefined) return undefined;
+  const [{ PrometheusMetrics }, { createMetricsServer }] = await Promise.all([import('./node/prometheus'), import('./node/metrics-server')]);
+  const metrics = new PrometheusMetrics({ timeoutMs: config.upstream.timeoutMs, build: { version: packageVersion(), dataset } });
+  const server = createMetricsServer(metrics);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const taken = err.code === 'EADDRINUSE' ? `${port} is already in use on ${host}` : `${host}:${port} could not be opened (${err.code ?? err.message})`;
+      reject(new ConfigError('METRICS_PORT', `${taken}: choose another METRICS_PORT or METRICS_HOST`));
+    });
+    server.listen(port, host, resolve);
+  });
+  // Scrapes must not keep a draining gateway alive.
+  server.unref();
+  const info = server.address() as AddressInfo;
+  return { metrics, at: { host: info.address, port: info.port } };
+}
+
 /** The caller left before its answer was written: Node destroys the response stream with the socket. */
 export const nodeClientGone = (c: Context): boolean => (c.env as HttpBindings).outgoing.destroyed;
 
@@ -210,7 +240,10 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   // Upstream mode (CONTRACT section 12) never loads the bundled dataset.
   const bundled = config.upstreamUrl ? undefined : bundledSource();
   const log = batchedStdoutLog();
-  const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log });
+  // The check opens no listener: it validates what this process reads.
+  const observed = check ? undefined : await metricsListener(config, bundled?.lastModified ?? 'upstream');
+  const metrics = observed?.metrics;
+  const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log, metrics });
   // REDIS_URL shares rate limits and failure throttles between instances; unset, they are per process.
   // The check connects to nothing: it validates what this process reads.
   const rateLimiter = config.redisUrl && !check ? await redisRateLimiter(config.redisUrl, systemClock, log) : undefined;
@@ -233,12 +266,14 @@ export async function main(argv: readonly string[] = []): Promise<void> {
     rateLimiter,
     lifecycle,
     recordRequest: otlp?.record,
+    metrics,
   });
   const app = createApp(config, services);
   const summary = () => ({
     mode: bundled ? 'bundled' : 'upstream',
     records: bundled?.counts(),
     credentials: { source: config.credentialsFile ? 'CREDENTIALS_FILE' : 'demo', ...credentials.store.counts() },
+    metrics: observed ? observed.at : null,
     startup_ms: Math.round(performance.now() - started),
     config: describeConfig(config),
   });
@@ -249,7 +284,7 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   }
 
   // Node's limits and the answers to what its HTTP layer refuses: src/node/http-server.ts.
-  const server = createGatewayServer(app.fetch, config, { log, clock: systemClock });
+  const server = createGatewayServer(app.fetch, config, { log, clock: systemClock, metrics });
   // SIGTERM/SIGINT: readiness 503, drain, exit (src/node/shutdown.ts).
   // Spans still batched are exported before the process ends.
   const exit = (code: number) => void (otlp ? otlp.shutdown().catch(() => {}) : Promise.resolve()).finally(() => process.exit(code));

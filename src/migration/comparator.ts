@@ -1,4 +1,5 @@
 import type { LogLine } from '../env';
+import type { ComparisonResult } from '../services/metrics';
 import { differences, type Difference, type Side } from './compare';
 
 /** Values longer than this (as JSON) are cut in log lines. */
@@ -49,16 +50,18 @@ export function notMade(
  * Runs one comparison after the caller has been answered and writes its log lines: one
  * `v1 parity` warning per JSON path that differs (CONTRACT section 16), one `v1 comparison`
  * line saying the comparison was made and how it came out (the report's denominator), or one
- * `v1 comparison not made` line when the other side could not answer. Never throws.
+ * `v1 comparison not made` line when the other side could not answer. Never throws; resolves
+ * with how it came out, for the metrics.
  */
-export async function compareInBackground(c: Comparison, ignore: readonly string[], log: (line: LogLine) => void): Promise<void> {
+export async function compareInBackground(c: Comparison, ignore: readonly string[], log: (line: LogLine) => void): Promise<ComparisonResult> {
   const about = { request_id: c.requestId, trace_id: c.traceId, route: c.route, path: c.path, answered_by: c.answeredBy };
   let answered: Side;
   let other: Side;
   try {
     [answered, other] = await Promise.all([c.answered(), c.other()]);
   } catch (err) {
-    return notMade(c, c.answeredBy, (err as Error).message, log, (err as { code?: string }).code);
+    notMade(c, c.answeredBy, (err as Error).message, log, (err as { code?: string }).code);
+    return 'not_made';
   }
   try {
     const [facade, legacy] = c.answeredBy === 'facade' ? [answered, other] : [other, answered];
@@ -79,7 +82,9 @@ export async function compareInBackground(c: Comparison, ignore: readonly string
       });
     }
     log({ level: 'info', message: 'v1 comparison', ...about, matched: byPath.size === 0, differences: byPath.size });
+    return byPath.size === 0 ? 'same' : 'different';
   } catch (err) {
     log({ level: 'error', message: 'v1 comparison failed', ...about, error: (err as Error).message });
+    return 'not_made';
   }
 }

@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import type { LogLine } from '../env';
 import type { RequestTrace } from '../core/request-trace';
 import type { Clock } from '../services/clock';
+import type { Metrics } from '../services/metrics';
 import { MAX_BODY_BYTES } from '../services/upstream/client';
 import { backendHeaders } from '../services/upstream/backend-headers';
 import { readBounded } from '../services/upstream/io';
@@ -52,6 +53,7 @@ export class LegacyClient implements LegacyBackend {
       tuning: Config['upstream'];
       clock: Clock;
       log(line: LogLine): void;
+      metrics: Metrics;
       fetch?: typeof fetch;
     },
   ) {
@@ -118,7 +120,10 @@ export class LegacyClient implements LegacyBackend {
 }
 
 /** The legacy client for `LEGACY_V1_URL`, if set; runtime-neutral (both entries go through `assembleServices`). */
-export function createLegacyClient(config: Config, parts: { clock: Clock; log(line: LogLine): void; fetch?: typeof fetch }): LegacyClient | undefined {
+export function createLegacyClient(
+  config: Config,
+  parts: { clock: Clock; log(line: LogLine): void; metrics: Metrics; fetch?: typeof fetch },
+): LegacyClient | undefined {
   const { legacyUrl, legacyAuthorization } = config.migration;
   if (!legacyUrl) return undefined;
   return new LegacyClient({ baseUrl: legacyUrl, authorization: legacyAuthorization, tuning: config.upstream, ...parts });

@@ -42,10 +42,14 @@ export function v1Migration(settings: MigrationConfig, services: Services, facad
     const inBackground = (answeredBy: 'facade' | 'legacy', answered: () => Promise<Side>, other: () => Promise<Side>) =>
       services.afterResponse(c, async () => {
         // Past this many at once the gateway is busy: callers come first, the comparison is skipped.
-        if (inFlight >= MAX_IN_FLIGHT) return notMade(about, answeredBy, `more than ${MAX_IN_FLIGHT} comparisons in flight`, services.log);
+        if (inFlight >= MAX_IN_FLIGHT) {
+          notMade(about, answeredBy, `more than ${MAX_IN_FLIGHT} comparisons in flight`, services.log);
+          services.metrics.comparison(route.path, 'not_made');
+          return;
+        }
         inFlight++;
         try {
-          await compareInBackground({ ...about, answeredBy, answered, other }, settings.compareIgnore, services.log);
+          services.metrics.comparison(route.path, await compareInBackground({ ...about, answeredBy, answered, other }, settings.compareIgnore, services.log));
         } finally {
           inFlight--;
         }

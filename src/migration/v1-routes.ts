@@ -7,6 +7,8 @@ export interface V1Route {
   detail: boolean;
   /** `GET /species/{id}`: what logs and the report count by. */
   template: string;
+  /** `/species/{id}`: the route in the metrics, where the method is a label of its own. */
+  path: string;
 }
 
 const RESOURCES: ReadonlySet<string> = new Set(RESOURCE_NAMES);
@@ -20,7 +22,8 @@ export function matchV1Route(method: string, pathBelowBase: string): V1Route | u
   const [empty, resource, id, ...rest] = pathBelowBase.split('/');
   if (empty !== '' || resource === undefined || !RESOURCES.has(resource) || rest.length > 0 || id === '') return undefined;
   const detail = id !== undefined;
-  return { resource: resource as ResourceName, detail, template: `GET /${resource}${detail ? '/{id}' : ''}` };
+  const path = `/${resource}${detail ? '/{id}' : ''}`;
+  return { resource: resource as ResourceName, detail, template: `GET ${path}`, path };
 }
 
 /**
@@ -28,9 +31,14 @@ export function matchV1Route(method: string, pathBelowBase: string): V1Route | u
  * `GET /genus/{id}/species`), or null for a path no route has; ids never reach the template.
  */
 export function routeTemplate(method: string, pathBelowBase: string): string | null {
-  const verb = method === 'HEAD' ? 'GET' : method;
+  const path = pathTemplate(pathBelowBase);
+  return path === null ? null : `${method === 'HEAD' ? 'GET' : method} ${path}`;
+}
+
+/** The path part of a route template (`/species/{id}`), or null for a path no route has. */
+export function pathTemplate(pathBelowBase: string): string | null {
   const [empty, resource, id, child, ...rest] = pathBelowBase.split('/');
   if (empty !== '' || resource === undefined || !RESOURCES.has(resource) || rest.length > 0 || id === '' || child === '') return null;
-  if (child !== undefined) return RESOURCES.has(child) ? `${verb} /${resource}/{id}/${child}` : null;
-  return `${verb} /${resource}${id === undefined ? '' : '/{id}'}`;
+  if (child !== undefined) return RESOURCES.has(child) ? `/${resource}/{id}/${child}` : null;
+  return `/${resource}${id === undefined ? '' : '/{id}'}`;
 }

@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import type { ErrorCode } from '../errors/codes';
 import { allowedAt, orList } from '../policies/methods';
 import { buildVersions } from '../versions';
+import type { Metrics } from '../services/metrics';
 import { logAborted, rawResponse, rejection, type Refused, type RejectionDeps } from './rejections';
 
 type FetchCallback = Parameters<typeof getRequestListener>[0];
@@ -56,7 +57,11 @@ function adapterRefusal(message: string, target: string): [ErrorCode, string] {
 /** The peer closed or reset the connection mid-request: nobody is left to answer. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
 
-export function createGatewayServer(fetch: FetchCallback, config: Config, deps: Omit<RejectionDeps, 'config'>): Server {
+export function createGatewayServer(
+  fetch: FetchCallback,
+  config: Config,
+  deps: Omit<RejectionDeps, 'config'> & { metrics?: Pick<Metrics, 'httpRejection' | 'connectionRefused'> },
+): Server {
   const rejections: RejectionDeps = { ...deps, config };
   // Which methods a path serves depends on its version (CORS adds OPTIONS): the app's versions.
   const versions = buildVersions(config);
@@ -113,6 +118,9 @@ export function createGatewayServer(fetch: FetchCallback, config: Config, deps: 
   );
   server.keepAliveTimeout = hostile.keepAliveTimeoutMs;
   server.maxConnections = hostile.maxConnections;
+  // Node closes a connection past `maxConnections` at once, and says so only by this event.
+  const { metrics } = deps;
+  if (metrics) server.on('drop', () => metrics.connectionRefused());
 
   const answerSocket = (socket: Duplex, code: ErrorCode, detail: string, refused: Refused) => {
     socket.on('error', () => socket.destroy());

@@ -13,11 +13,14 @@ import { problemJson } from '../errors/render';
 import { NO_STORE } from '../policies/caching';
 import { REQUEST_ID_HEADER } from '../policies/request-id';
 import type { Clock } from '../services/clock';
+import type { Metrics } from '../services/metrics';
 
 export interface RejectionDeps {
   config: Pick<Config, 'docsUrl' | 'serviceName'>;
   log(line: LogLine): void;
   clock: Clock;
+  /** Counts each refusal by status; none unless given. */
+  metrics?: Pick<Metrics, 'httpRejection'>;
 }
 
 /** What is known of the refused request: often nothing but why it was refused. */
@@ -76,6 +79,7 @@ export function rejection(deps: RejectionDeps, code: ErrorCode, detail: string, 
   const body = JSON.stringify(problemJson(error, deps.config, requestId).body);
   const now = deps.clock.now();
   logLine(deps, requestId, refused, { status: error.status });
+  deps.metrics?.httpRejection(error.status);
   return {
     status: error.status,
     headers: {

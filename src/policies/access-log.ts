@@ -1,8 +1,11 @@
+import type { Context } from 'hono';
+import { routePath } from 'hono/route';
 import type { Config } from '../config';
 import type { RequestTrace } from '../core/request-trace';
-import type { LogLine, Services } from '../env';
+import type { AppEnv, LogLine, Services } from '../env';
 import type { RequestFacts } from '../services/request-facts';
-import { routeTemplate } from '../migration/v1-routes';
+import { pathTemplate, routeTemplate } from '../migration/v1-routes';
+import { UNMATCHED_ROUTE, type AnsweredBy } from '../services/metrics';
 import { ClientGone } from './client-body';
 import type { Policy } from './policy';
 import { redactedTarget } from './redact';
@@ -18,10 +21,11 @@ const MAX_USER_AGENT = 256;
  * client, what was sent back and, where a backend was called, the backend's status, time and the
  * upstream cache's result, so the gateway's own time and the backend's can be told apart. A
  * refused credential adds `auth_failure` (place, code, client, source address: section 18).
+ * The same facts, once, are the request's observation for the metrics (section 20).
  */
 export const accessLog = (
   config: Pick<Config, 'trustProxy'>,
-  services: Pick<Services, 'log' | 'clock' | 'clientGone' | 'connection' | 'recordRequest'>,
+  services: Pick<Services, 'log' | 'clock' | 'clientGone' | 'connection' | 'recordRequest' | 'metrics'>,
 ): Policy => {
   const time = isoTimes(services.clock);
   return {
@@ -58,7 +62,8 @@ export const accessLog = (
       } else {
         line.status = c.res.status;
       }
-      line.duration_ms = Math.round((performance.now() - c.get('startedAt')) * 100) / 100;
+      const durationMs = performance.now() - c.get('startedAt');
+      line.duration_ms = Math.round(durationMs * 100) / 100;
       line.subject = caller ? `${caller.principal.kind}:${caller.principal.id}` : null;
       line.credential = caller?.credential ?? null;
       const forwardedFor = config.trustProxy ? c.req.header('X-Forwarded-For') : undefined;
@@ -67,10 +72,24 @@ export const accessLog = (
       if (trace.calls !== undefined || trace.cache !== undefined) backendFacts(line, trace);
       if (flags.length > 0) line.flags = flags;
       if (authFailure) line.auth_failure = authFailure;
+      const answeredBy = whoAnswered(trace, line.status as number | null);
+      const last = trace.calls?.[trace.calls.length - 1];
+      services.metrics.requestObserved({
+        version: line.version as string | null,
+        route: (version && pathTemplate(c.req.path.slice(c.get('base').length))) || registeredRoute(c),
+        method: c.req.method,
+        status: line.status as number | null,
+        answeredBy,
+        durationMs,
+        backend: last && { ...last, durationMs: line.backend_duration_ms as number },
+        cache: trace.cache,
+        credentialPlace: line.credential as string | null,
+        subject: line.subject as string | null,
+      });
       const finish = (bytes: number | null) => {
         line.response_bytes = bytes;
         services.log(line);
-        if (services.recordRequest) services.recordRequest(factsOf(line, trace, version?.name ?? null, c.get('base'), services.clock.now()));
+        if (services.recordRequest) services.recordRequest(factsOf(line, trace, answeredBy, version?.name ?? null, c.get('base'), services.clock.now()));
       };
       // HEAD sends no body; an aborted request was sent nothing it is known to have received.
       const size = aborted ? null : c.req.method === 'HEAD' ? 0 : bodyBytes(c.res);
@@ -99,18 +118,16 @@ function backendFacts(line: LogLine, trace: RequestTrace): void {
 }
 
 /** The line's facts for a metrics sink, typed (the line is what the log says of them). */
-function factsOf(line: LogLine, trace: RequestTrace, version: string | null, base: string, now: number): RequestFacts {
+function factsOf(line: LogLine, trace: RequestTrace, answeredBy: AnsweredBy, version: string | null, base: string, now: number): RequestFacts {
   const calls = trace.calls;
   const last = calls?.[calls.length - 1];
   const status = line.status as number | null;
-  // A backend's answer to this request made the response; a cached copy is the gateway's own.
-  const fromBackend = last?.outcome === 'ok';
   return {
     version,
     route: line.route as string | null,
     method: line.method as string,
     status,
-    answeredBy: fromBackend && status !== null && status < 500 ? 'upstream' : 'gateway',
+    answeredBy,
     durationMs: line.duration_ms as number,
     backend: last && { ...last, durationMs: line.backend_duration_ms as number },
     cache: trace.cache,
@@ -123,6 +140,27 @@ function factsOf(line: LogLine, trace: RequestTrace, version: string | null, bas
     userAgent: line.user_agent as string | null,
     sourceAddress: line.source_address as string | null,
   };
+}
+
+/**
+ * Who made the response (CONTRACT section 20): `upstream` when a backend's answer to this request
+ * made it (its own call, or the one it joined while the same read was under way), `gateway` for a
+ * cached copy (fresh or stale), an error, or anything the gateway answered alone.
+ */
+function whoAnswered(trace: RequestTrace, status: number | null): AnsweredBy {
+  if (status === null || status >= 500 || trace.cache === 'stale') return 'gateway';
+  if (trace.cache === 'coalesced') return 'upstream';
+  return trace.calls?.[trace.calls.length - 1]?.outcome === 'ok' ? 'upstream' : 'gateway';
+}
+
+/**
+ * The route of a request that is not a resource's (`/healthz`, `/oauth/token`, `/v2/openapi.json`):
+ * the path its route was registered with, never the path asked for; a path only a wildcard
+ * matched is unmatched.
+ */
+function registeredRoute(c: Context<AppEnv>): string {
+  const path = routePath(c, -1);
+  return path === '' || path.endsWith('*') ? UNMATCHED_ROUTE : path;
 }
 
 /** The clock's time as RFC 3339, spelled once per millisecond however many lines share it. */

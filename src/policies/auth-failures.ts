@@ -39,7 +39,7 @@ export class FailedAuthentications {
 
   constructor(
     private readonly config: Pick<Config, 'trustProxy' | 'hostile'>,
-    private readonly services: Pick<Services, 'rateLimiter' | 'connection'>,
+    private readonly services: Pick<Services, 'rateLimiter' | 'connection' | 'metrics'>,
   ) {
     this.limit = config.hostile.authFailuresPerMinute;
   }
@@ -61,6 +61,7 @@ export class FailedAuthentications {
     const full = buckets.filter((_, i) => !decisions[i]!.allowed);
     const retryAfter = Math.max(...decisions.filter((d) => !d.allowed).map((d) => d.resetSeconds));
     c.get('logFlags').push('authThrottled');
+    this.services.metrics.refused('auth_failures');
     throw new ApiError(
       refusal,
       `More than ${this.limit} failed authentications this minute ${full.map((b) => b.who).join(' and ')}; retry in ${retryAfter} s.`,
@@ -77,6 +78,7 @@ export class FailedAuthentications {
   async record(c: Context<AppEnv>, failure: AuthFailure): Promise<void> {
     const address = this.address(c);
     const buckets = this.buckets(address, failure.clientId);
+    this.services.metrics.authFailure(failure.place, failure.code);
     c.set('authFailure', {
       place: failure.place,
       code: failure.code,

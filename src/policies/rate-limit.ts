@@ -30,12 +30,13 @@ export function refusedHeaders(policy: string, decision: RateLimitDecision): Rec
  * an OAuth client), whatever version or credential place it came through. Every response to an
  * authenticated caller carries the counts, errors and 304s included; over the limit: 429.
  */
-export const rateLimit = (config: Pick<Config, 'rateLimitPerMinute'>, services: Pick<Services, 'rateLimiter'>): Policy => {
+export const rateLimit = (config: Pick<Config, 'rateLimitPerMinute'>, services: Pick<Services, 'rateLimiter' | 'metrics'>): Policy => {
   // The policy's value changes only with the limit: spelled once, not per request.
   const configured = policyValue('default', config.rateLimitPerMinute);
   /** Refuses past the limit; otherwise the counts go on the response. */
   const counted = (c: Context<AppEnv>, kind: string, id: string, decision: RateLimitDecision): undefined => {
     if (!decision.allowed) {
+      services.metrics.refused('rate_limit');
       throw new ApiError(
         'svc/rateLimited',
         `More than ${decision.limit} requests this minute for ${kind} ${id}; retry in ${decision.resetSeconds} s.`,

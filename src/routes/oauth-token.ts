@@ -21,7 +21,7 @@ const FORM = 'application/x-www-form-urlencoded';
  */
 export function oauthTokenRoute(
   config: Pick<Config, 'serviceName' | 'tokenRateLimitPerMinute' | 'trustProxy' | 'hostile'>,
-  services: Pick<Services, 'credentials' | 'tokens' | 'rateLimiter' | 'connection' | 'log'>,
+  services: Pick<Services, 'credentials' | 'tokens' | 'rateLimiter' | 'connection' | 'log' | 'metrics'>,
 ): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const failures = new FailedAuthentications(config, services);
@@ -45,6 +45,7 @@ export function oauthTokenRoute(
     // Counted per authenticated client only, so nobody can spend a client's budget by guessing.
     const decision = await services.rateLimiter.hit(`oauth-client:${client.id}`, config.tokenRateLimitPerMinute, WINDOW_SECONDS);
     if (!decision.allowed) {
+      services.metrics.refused('token_rate_limit');
       throw new ApiError(
         'oauth/slowDown',
         `More than ${decision.limit} token requests this minute; cache the token until it nears expiry.`,

@@ -9,6 +9,7 @@ import { signalGone, urlConnection, type ClientGone, type ConnectionFacts } from
 import type { Lifecycle } from './lifecycle';
 import type { CredentialStore } from './credentials/credential-store';
 import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
+import { noMetrics, type Metrics } from './metrics';
 import type { RateLimiter } from './rate-limiter';
 import type { RecordSource } from './record-source';
 import type { RecordRequest } from './request-facts';
@@ -42,6 +43,8 @@ export interface ServiceParts {
    * function is called on first use (the Workers global scope may not draw random values).
    */
   fallbackSigningSecret: string | (() => string);
+  /** Defaults to none; the Node entry passes Prometheus metrics when `METRICS_PORT` is set. */
+  metrics?: Metrics;
 }
 
 /**
@@ -61,6 +64,7 @@ export const consoleLog = (line: LogLine): void => console.log(logText(line));
 export function assembleServices(config: Config, parts: ServiceParts): Services {
   const clock = parts.clock ?? systemClock;
   const log = parts.log ?? consoleLog;
+  const metrics = parts.metrics ?? noMetrics;
   return {
     source: parts.source,
     credentials: parts.credentials,
@@ -71,11 +75,12 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     connection: parts.connection ?? urlConnection,
     clientGone: parts.clientGone ?? signalGone,
     digest: parts.digest ?? sha256Hex,
-    legacy: parts.legacy ?? createLegacyClient(config, { clock, log }),
+    legacy: parts.legacy ?? createLegacyClient(config, { clock, log, metrics }),
     afterResponse: parts.afterResponse ?? ((_c, task) => void setTimeout(() => void task(), 0)),
     ...(parts.docsAssets ? { docsAssets: parts.docsAssets } : {}),
     ...(parts.lifecycle ? { lifecycle: parts.lifecycle } : {}),
     ...(parts.recordRequest ? { recordRequest: parts.recordRequest } : {}),
+    metrics,
   };
 }
 

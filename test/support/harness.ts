@@ -53,6 +53,8 @@ export function testApp(options: { env?: ConfigVars; now?: string; services?: Pa
       log: (line) => logs.push(line),
       fallbackSigningSecret: 'unused',
       docsAssets: nodeDocsAssets(),
+      // The backend clients assembled here record into the test's metrics too.
+      ...(options.services?.metrics ? { metrics: options.services.metrics } : {}),
     }),
     ...options.services,
   };

@@ -25,10 +25,13 @@ export class BundledSource implements RecordSource {
   readonly stored: StoredReads;
   /** The compiled dataset is fixed for the life of the process. */
   readonly immutable = true;
+  /** When the dataset was published (its `last_modified`): the dataset's version in the metrics. */
+  readonly lastModified: string;
 
   /** @param pieces the budget for the pieces kept once read (`DEFAULT_PIECE_BYTES` by default). */
   constructor(from: Dataset | SectionStore, pieces: PieceCache = new PieceCache()) {
     const store = 'meta' in from && 'load' in from ? from : memoryStore(compileDataset(from));
+    this.lastModified = store.meta.last_modified;
     this.resources = Object.fromEntries(RESOURCE_NAMES.map((r, slot) => [r, new CompiledResource(store, r, store.meta.resources[r]!, pieces, slot)])) as Record<
       ResourceName,
       CompiledResource

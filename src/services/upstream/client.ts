@@ -1,8 +1,8 @@
 import type { UpstreamTuning } from '../../config';
 import type { LogLine } from '../../env';
 import { ApiError } from '../../errors/api-error';
-import type { CacheResult } from '../../core/request-trace';
 import type { Clock } from '../clock';
+import { noMetrics, type CacheResult, type Metrics } from '../metrics';
 import type { SourceContext } from '../record-source';
 import type { CachedResponse, ResponseCache } from '../response-cache';
 import type { CircuitBreaker } from './breaker';
@@ -23,6 +23,8 @@ export interface UpstreamOptions {
   clock: Clock;
   tuning: UpstreamTuning;
   log(line: LogLine): void;
+  /** None unless given. */
+  metrics?: Metrics;
   /** Built from `tuning` unless given (tests inject them). */
   breaker?: CircuitBreaker;
   retryBudget?: RetryBudget;
@@ -48,12 +50,15 @@ export class UpstreamClient {
   /** Cache entries already parsed and validated; an in-memory cache hands back the same entry object. */
   private readonly decoded = new WeakMap<CachedResponse, unknown>();
   private readonly staleWarnings: StaleWarnings;
+  private readonly metrics: Metrics;
 
   constructor(private readonly options: UpstreamOptions) {
     const { tuning, clock, log, breaker, retryBudget } = options;
+    const metrics = (this.metrics = options.metrics ?? noMetrics);
     this.resilience = new Resilience({
       name: 'upstream',
       backend: 'upstream',
+      metrics,
       credentialVariable: 'UPSTREAM_AUTHORIZATION',
       tuning,
       clock,
@@ -75,20 +80,21 @@ export class UpstreamClient {
     const now = this.options.clock.now();
     if (cached && now < cached.freshUntil) {
       const value = this.decode(cached, validate);
-      if (value !== undefined) return noted(ctx, 'hit', value);
+      if (value !== undefined) return this.looked(ctx, 'hit', value);
     }
     let pending = this.inflight.get(path) as Promise<T | undefined> | undefined;
-    // Noted before the wait: a miss whose call fails is still a miss.
-    noted(ctx, pending ? 'coalesced' : 'miss', undefined);
+    const joined = pending !== undefined;
+    // Noted on the trace before the wait: a miss whose call fails is still a miss.
+    noted(ctx, joined ? 'coalesced' : 'miss', undefined);
     if (!pending) {
       pending = this.load(path, validate, ctx).finally(() => this.inflight.delete(path));
       this.inflight.set(path, pending);
     }
     const stale = cached && now >= cached.freshUntil && now < cached.staleUntil ? this.decode(cached, validate) : undefined;
-    if (stale === undefined) return pending;
+    if (stale === undefined) return this.looked(ctx, joined ? 'coalesced' : 'miss', pending);
 
     const outcome = await this.within(pending, this.options.tuning.staleAfterMs);
-    if (outcome.kind === 'answered') return outcome.value;
+    if (outcome.kind === 'answered') return this.looked(ctx, joined ? 'coalesced' : 'miss', outcome.value);
     if (outcome.kind === 'failed' && !(outcome.error instanceof ApiError)) throw outcome.error;
     // Failed, or still under way: the stale copy answers now. A call still under way goes on
     // and refreshes the cache if it ends well within its own deadline.
@@ -100,7 +106,13 @@ export class UpstreamClient {
       ...reason,
       stale_ms: this.options.clock.now() - cached!.freshUntil,
     });
-    return noted(ctx, 'stale', stale);
+    return this.looked(ctx, 'stale', stale);
+  }
+
+  /** Counts a cache lookup and notes it on the request's trace; passes `value` through. */
+  private looked<V>(ctx: SourceContext, result: CacheResult, value: V): V {
+    this.metrics.cacheLookup(result);
+    return noted(ctx, result, value);
   }
 
   /** One uncached call without retry, for readiness; a 404 counts as a broken upstream. */

@@ -1,6 +1,7 @@
 import { ConfigError, type Config } from '../../config';
 import type { LogLine } from '../../env';
 import type { Clock } from '../clock';
+import type { Metrics } from '../metrics';
 import type { ResponseCache } from '../response-cache';
 import { MemoryResponseCache } from './memory-cache';
 import { UpstreamSource } from './upstream-source';
@@ -14,6 +15,8 @@ export interface UpstreamParts {
   /** The response cache; an in-memory LRU sized by the configuration unless given (Workers: the Cache API). */
   cache?: ResponseCache;
   fetch?: typeof fetch;
+  /** None unless given. */
+  metrics?: Metrics;
 }
 
 /** The upstream record source for `UPSTREAM_URL`, runtime-neutral: both entries call this. */
@@ -33,5 +36,6 @@ export function createUpstreamSource(config: Config, parts: UpstreamParts): Upst
     clock: parts.clock,
     tuning,
     log: parts.log,
+    metrics: parts.metrics,
   });
 }

@@ -3,6 +3,7 @@ import { RequestTrace, type BackendName, type BackendOutcome } from '../../core/
 import type { LogLine } from '../../env';
 import { ApiError } from '../../errors/api-error';
 import type { Clock } from '../clock';
+import type { Metrics } from '../metrics';
 import { CircuitBreaker } from './breaker';
 import { MalformedUpstream } from './envelope';
 import { retryAfterSeconds } from './freshness';
@@ -24,24 +25,32 @@ export interface Failure {
   outage: boolean;
   level: 'warn' | 'error';
   reason: string;
+  /** How the metrics count it. */
+  outcome: BackendOutcome;
 }
 
 export const unavailable = () => new ApiError('upstream/unavailable', 'The upstream service could not answer; try again later.');
 
-export const failure = (error: ApiError, reason: string, flags: { retryable?: boolean; outage?: boolean; level?: 'warn' | 'error' } = {}): Failure => ({
+export const failure = (
+  error: ApiError,
+  reason: string,
+  flags: { retryable?: boolean; outage?: boolean; level?: 'warn' | 'error'; outcome?: BackendOutcome } = {},
+): Failure => ({
   kind: 'failed',
   error,
   reason,
   retryable: flags.retryable ?? false,
   outage: flags.outage ?? true,
   level: flags.level ?? 'warn',
+  outcome: flags.outcome ?? 'invalid',
 });
 
 export interface ResilienceOptions {
   /** What the log lines call the backend (`upstream`, `legacy v1 backend`). */
   name: string;
-  /** Which backend it is, for the request's trace. */
+  /** Which backend it is, for the request's trace and the metrics. */
   backend: BackendName;
+  metrics: Metrics;
   /** The variable holding the gateway's own credential for it, named when the backend refuses it. */
   credentialVariable: string;
   tuning: UpstreamTuning;
@@ -87,6 +96,7 @@ export class Resilience {
         log({ level: state === 'open' ? 'error' : 'info', message: `${name} circuit breaker ${state}` }),
       );
     this.budget = options.retryBudget ?? new RetryBudget(tuning.retryBudgetPercent / 100, RETRY_BURST);
+    options.metrics.watchBreaker(options.backend, () => this.breaker.state);
   }
 
   /**
@@ -119,7 +129,10 @@ export class Resilience {
     const deadline = AbortSignal.timeout(this.options.tuning.timeoutMs);
     this.budget.deposit();
     for (let n = 1; ; n++) {
-      if (!this.breaker.allow()) throw this.openError();
+      if (!this.breaker.allow()) {
+        this.options.metrics.backendCall(this.options.backend, 'breaker_open', 0);
+        throw this.openError();
+      }
       const outcome = await this.attempt(attempt, deadline, sent, trace, ctx.url);
       const failed = isFailure(outcome);
       if (failed && outcome.outage) this.breaker.failure();
@@ -140,7 +153,7 @@ export class Resilience {
     }
   }
 
-  /** One attempt, with a span of its own in the request's trace, noted there as it ends. */
+  /** One attempt, with a span of its own in the request's trace, noted there and counted in the metrics as it ends. */
   private async attempt<A>(
     attempt: (deadline: AbortSignal, sent: Attempt) => Promise<A | Failure>,
     deadline: AbortSignal,
@@ -156,7 +169,9 @@ export class Resilience {
     let error: string | undefined;
     try {
       const outcome = await attempt(deadline, sent);
-      if (isFailure(outcome)) error = outcome.reason;
+      const failed = isFailure(outcome);
+      if (failed) error = outcome.reason;
+      this.options.metrics.backendCall(this.options.backend, failed ? outcome.outcome : 'ok', performance.now() - began);
       return outcome;
     } catch (err) {
       error = String(err);
@@ -169,10 +184,12 @@ export class Resilience {
   /** A fetch that threw: the deadline passed, the body was refused, or the connection failed. */
   thrown(err: unknown, deadline: AbortSignal): Failure {
     if (deadline.aborted)
-      return failure(new ApiError('upstream/timeout', `The upstream service did not answer within ${this.options.tuning.timeoutMs} ms.`), 'timed out');
+      return failure(new ApiError('upstream/timeout', `The upstream service did not answer within ${this.options.tuning.timeoutMs} ms.`), 'timed out', {
+        outcome: 'timeout',
+      });
     if (err instanceof MalformedUpstream) return failure(unavailable(), `answered a malformed body: ${err.message}`, { level: 'error' });
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    return failure(unavailable(), `connection failed: ${cause?.code ?? cause?.message ?? (err as Error).message}`, { retryable: true });
+    return failure(unavailable(), `connection failed: ${cause?.code ?? cause?.message ?? (err as Error).message}`, { retryable: true, outcome: 'refused' });
   }
 
   /** An answer the client does not take as one: back-off, 5xx, a refused gateway credential, the unexpected. */
@@ -183,9 +200,10 @@ export class Resilience {
       return failure(
         new ApiError('upstream/backOff', `The upstream service asks to retry in ${wait} s.`, { 'Retry-After': String(wait) }),
         `asked to back off (${status}, Retry-After ${wait})`,
+        { outcome: status >= 500 ? '5xx' : 'invalid' },
       );
     }
-    if (status >= 500) return failure(unavailable(), `answered ${status}`, { retryable: status === 502 || status === 503 || status === 504 });
+    if (status >= 500) return failure(unavailable(), `answered ${status}`, { retryable: status === 502 || status === 503 || status === 504, outcome: '5xx' });
     if (status === 401 || status === 403) {
       return failure(unavailable(), `refused the gateway's own credential (${status}): check ${this.options.credentialVariable}`, {
         outage: false,
