@@ -25,11 +25,24 @@ function closer(server: Server): () => Promise<void> {
 }
 
 /** The bundled gateway (a canonical v2 backend), served over real HTTP on 127.0.0.1. */
-export async function bundledUpstream(): Promise<Loopback & { gateway: TestApp }> {
+export async function bundledUpstream(options: { cacheableForSeconds?: number } = {}): Promise<Loopback & { gateway: TestApp }> {
   // A limit no test reaches, so the upstream's rate limiter (where present) cannot interfere.
   const gateway = testApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000000' } });
+  // The gateway marks its answers `private, no-cache`, which a fronting gateway does not keep; a
+  // backend that lets them be kept says so, as one with public data would.
+  const seconds = options.cacheableForSeconds;
+  const fetch =
+    seconds === undefined
+      ? gateway.app.fetch
+      : async (req: Request) => {
+          const res = await gateway.app.fetch(req);
+          if (res.status !== 200) return res;
+          const headers = new Headers(res.headers);
+          headers.set('Cache-Control', `public, max-age=${seconds}`);
+          return new Response(res.body, { status: res.status, headers });
+        };
   return new Promise((resolve) => {
-    const server = serve({ fetch: gateway.app.fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
+    const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
       resolve({ url: `http://127.0.0.1:${info.port}`, close: closer(server as Server), gateway }),
     );
   });

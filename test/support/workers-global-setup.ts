@@ -8,7 +8,7 @@ import { legacyV1 } from './legacy-v1';
 import { bundledUpstream, recordingProxy } from './upstream';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const upstream = await bundledUpstream();
+  const upstream = await bundledUpstream({ cacheableForSeconds: 60 });
   project.provide('upstreamUrl', upstream.url);
   // The same backend behind a proxy that records what each request carried (GET /__seen).
   const recording = await recordingProxy(upstream.url);
