@@ -31,7 +31,11 @@ export function matchV1Route(method: string, pathBelowBase: string): V1Route | u
  * `GET /genus/{id}/species`), or null for a path no route has; ids never reach the template.
  */
 export function routeTemplate(method: string, pathBelowBase: string): string | null {
-  const path = pathTemplate(pathBelowBase);
+  return withMethod(method, pathTemplate(pathBelowBase));
+}
+
+/** A path template as a route template (HEAD counts as the GET it mirrors). */
+export function withMethod(method: string, path: string | null): string | null {
   return path === null ? null : `${method === 'HEAD' ? 'GET' : method} ${path}`;
 }
 

@@ -23,6 +23,13 @@ export interface Family {
   get(): { name: string; help: string; type: string; aggregator: 'sum'; values: Value[] };
 }
 
+/** The series `key` names in `all`, made on first use (labels are built once per label set). */
+function seriesOf<T>(all: Map<string, T>, key: string, make: () => T): T {
+  let s = all.get(key);
+  if (s === undefined) all.set(key, (s = make()));
+  return s;
+}
+
 export class CounterFamily implements Family {
   readonly type = 'counter' as const;
   readonly aggregator = 'sum' as const;
@@ -40,9 +47,7 @@ export class CounterFamily implements Family {
 
   /** The series `key` names, made with `labels` on first use: a caller may keep it and add to its `value`. */
   series(key: string, labels: () => Labels): Value {
-    let s = this.all.get(key);
-    if (!s) this.all.set(key, (s = { labels: labels(), value: 0 }));
-    return s;
+    return seriesOf(this.all, key, () => ({ labels: labels(), value: 0 }));
   }
 
   get() {
@@ -76,9 +81,7 @@ export class HistogramFamily implements Family {
 
   /** The series `key` names, made with `labels` on first use: a caller may keep it and pass it to `into`. */
   series(key: string, labels: () => Labels): Buckets {
-    let s = this.all.get(key);
-    if (!s) this.all.set(key, (s = { labels: labels(), counts: new Array(this.bounds.length + 1).fill(0), sum: 0, count: 0 }));
-    return s;
+    return seriesOf(this.all, key, () => ({ labels: labels(), counts: new Array(this.bounds.length + 1).fill(0), sum: 0, count: 0 }));
   }
 
   /** Records `value` in a series of this family. */

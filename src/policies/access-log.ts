@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { RequestTrace } from '../core/request-trace';
 import type { AppEnv, LogLine, Services } from '../env';
 import type { RequestFacts } from '../services/request-facts';
-import { pathTemplate, routeTemplate } from '../migration/v1-routes';
+import { pathTemplate, withMethod } from '../migration/v1-routes';
 import { UNMATCHED_ROUTE, type AnsweredBy } from '../services/metrics';
 import { ClientGone } from './client-body';
 import type { Policy } from './policy';
@@ -51,7 +51,8 @@ export const accessLog = (
       line.path = redactedTarget(c.req.url);
       line.version = version?.name ?? null;
       // The template, not the path, so usage reports count routes rather than ids.
-      line.route = version ? routeTemplate(c.req.method, c.req.path.slice(c.get('base').length)) : null;
+      const template = version ? pathTemplate(c.req.path.slice(c.get('base').length)) : null;
+      line.route = withMethod(c.req.method, template);
       // A caller that went away got no answer: no status is logged as if it had one, and whatever
       // the handler made of a half-read request is not the gateway's failure.
       const aborted = c.error instanceof ClientGone || services.clientGone(c);
@@ -74,14 +75,16 @@ export const accessLog = (
       if (authFailure) line.auth_failure = authFailure;
       const answeredBy = whoAnswered(trace, line.status as number | null);
       const last = trace.calls?.[trace.calls.length - 1];
+      // The last call, with the time of all of them (the access line's backend_duration_ms).
+      const backend = last && { ...last, durationMs: line.backend_duration_ms as number };
       services.metrics.requestObserved({
         version: line.version as string | null,
-        route: (version && pathTemplate(c.req.path.slice(c.get('base').length))) || registeredRoute(c),
+        route: template ?? registeredRoute(c),
         method: c.req.method,
         status: line.status as number | null,
         answeredBy,
         durationMs,
-        backend: last && { ...last, durationMs: line.backend_duration_ms as number },
+        backend,
         cache: trace.cache,
         credentialPlace: line.credential as string | null,
         subject: line.subject as string | null,
@@ -89,7 +92,10 @@ export const accessLog = (
       const finish = (bytes: number | null) => {
         line.response_bytes = bytes;
         services.log(line);
-        if (services.recordRequest) services.recordRequest(factsOf(line, trace, answeredBy, version?.name ?? null, c.get('base'), services.clock.now()));
+        if (services.recordRequest) {
+          const httpRoute = template === null ? null : c.get('base') + template;
+          services.recordRequest(factsOf(line, trace, answeredBy, backend, httpRoute, services.clock.now()));
+        }
       };
       // HEAD sends no body; an aborted request was sent nothing it is known to have received.
       const size = aborted ? null : c.req.method === 'HEAD' ? 0 : bodyBytes(c.res);
@@ -118,25 +124,30 @@ function backendFacts(line: LogLine, trace: RequestTrace): void {
 }
 
 /** The line's facts for a metrics sink, typed (the line is what the log says of them). */
-function factsOf(line: LogLine, trace: RequestTrace, answeredBy: AnsweredBy, version: string | null, base: string, now: number): RequestFacts {
-  const calls = trace.calls;
-  const last = calls?.[calls.length - 1];
+function factsOf(
+  line: LogLine,
+  trace: RequestTrace,
+  answeredBy: AnsweredBy,
+  backend: RequestFacts['backend'],
+  httpRoute: string | null,
+  now: number,
+): RequestFacts {
   const status = line.status as number | null;
   return {
-    version,
+    version: line.version as string | null,
     route: line.route as string | null,
     method: line.method as string,
     status,
     answeredBy,
     durationMs: line.duration_ms as number,
-    backend: last && { ...last, durationMs: line.backend_duration_ms as number },
+    backend,
     cache: trace.cache,
     subject: line.subject as string | null,
     responseBytes: line.response_bytes as number | null,
     trace,
     startedAtMs: now - (line.duration_ms as number),
     target: line.path as string,
-    httpRoute: line.route === null ? null : base + (line.route as string).slice((line.route as string).indexOf(' ') + 1),
+    httpRoute,
     userAgent: line.user_agent as string | null,
     sourceAddress: line.source_address as string | null,
   };
