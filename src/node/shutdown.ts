@@ -52,11 +52,14 @@ export function gracefulStop(server: Server, config: ShutdownConfig, deps: StopD
     if (stopping) outgoing.setHeader('Connection', 'close');
   });
 
+  const drained = () => {
+    deps.log({ level: 'info', message: 'stopped: every request in flight was answered' });
+    deps.exit(0);
+  };
   const closeListener = () => {
     server.close(() => {
       clearTimeout(deadline);
-      deps.log({ level: 'info', message: 'stopped: every request in flight was answered' });
-      deps.exit(0);
+      drained();
     });
     // Node closes idle keep-alive connections itself on close; said here because the drain relies on it.
     server.closeIdleConnections();
@@ -70,10 +73,7 @@ export function gracefulStop(server: Server, config: ShutdownConfig, deps: StopD
       // Requests being answered, and requests whose head was still arriving.
       const cut = inFlight.size + [...fresh].filter((socket) => socket.bytesRead > 0).length;
       server.closeAllConnections();
-      if (cut === 0) {
-        deps.log({ level: 'info', message: 'stopped: every request in flight was answered' });
-        return deps.exit(0);
-      }
+      if (cut === 0) return drained();
       deps.log({ level: 'error', message: `stopped after SHUTDOWN_TIMEOUT_MS (${config.timeoutMs} ms) with ${cut} request${cut === 1 ? '' : 's'} cut`, cut });
       deps.exit(1);
     }, config.timeoutMs);

@@ -99,9 +99,10 @@ export function docsRoutes(versions: readonly Version[], assets: DocsAssets | un
   };
   for (const [name, { type, entity }] of Object.entries(files)) {
     router.get(`${DOCS_PATH}${name}`, etag(), async (c) => {
-      const { body, etag: tag } = await entity();
+      const { body, etag: tag, length } = await entity();
       return c.body(body, 200, {
         'Content-Type': type,
+        'Content-Length': length,
         'Cache-Control': PUBLIC,
         ETag: tag,
         'Content-Security-Policy': CSP,

@@ -11,11 +11,14 @@ import { DESCRIPTION_PATH } from './names';
 export interface StaticEntity {
   body: string;
   etag: string;
+  /** The body's size in bytes, sent as `Content-Length` (the access line reads it from there). */
+  length: string;
 }
 
 export async function staticEntity(body: string): Promise<StaticEntity> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body)));
-  return { body, etag: `"${[...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('')}"` };
+  const bytes = new TextEncoder().encode(body);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return { body, etag: `"${[...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('')}"`, length: String(bytes.byteLength) };
 }
 
 /** Computes once, on first use, and keeps the promise: a value per app, never per request. */
@@ -41,7 +44,12 @@ export function descriptionRoutes(config: Pick<Config, 'docsUrl'>, versions: rea
       const path = `${base}${DESCRIPTION_PATH}`;
       router.get(path, etag(), async (c) => {
         const entity = (await entities()).get(base)!;
-        return c.body(entity.body, 200, { 'Content-Type': 'application/json', ETag: entity.etag, 'Cache-Control': PUBLIC });
+        return c.body(entity.body, 200, {
+          'Content-Type': 'application/json',
+          'Content-Length': entity.length,
+          ETag: entity.etag,
+          'Cache-Control': PUBLIC,
+        });
       });
     }
   }
