@@ -2,7 +2,8 @@
  * `npm run bench:http`: what a request costs the Node gateway, as a ratio of what the stack itself
  * costs. In one run it starts a reference server (`bench/reference-server.ts`: Hono on
  * `@hono/node-server` answering with a same-size page that is already serialized), the bundled
- * gateway and a gateway in upstream mode in front of it (warm cache), each a child process on an
+ * gateway and a gateway in upstream mode in front of it (warm cache; the backend's answers marked
+ * as a shared cache may keep them), each a child process on an
  * ephemeral loopback port, and drives each route with autocannon. For every case it prints req/s,
  * p99, the server's CPU µs per request (utime + stime of the child from /proc, so Linux only) and
  * the ratio reference CPU / gateway CPU (1 = the stack's cost; higher is better). The reference
@@ -14,16 +15,18 @@
  *
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's gateway with this harness
  * (how the numbers "before" in BENCHMARKS.md were taken); `BENCH_CASES=v2 page,v2 detail` runs
- * only those cases (the reference runs in turn with each). `metrics on-off` (a case name there)
- * measures the v2 page on a gateway with Prometheus metrics, scraped every `BENCH_SCRAPE_MS`, against the
- * bundled gateway without, in alternating turns (`BENCH_PAIRS`, `BENCH_PAIR_SECONDS`). Not part
- * of `npm test`.
+ * only those cases (the reference runs in turn with each). `observability` (a case name there)
+ * measures the v2 page on fresh gateways with Prometheus metrics, with OTLP export and without,
+ * beside a second plain gateway as the noise floor (`bench/observability.ts`). Not part of `npm test`.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { observabilityCost } from './observability';
 import { productionArgs, rssMb, type Server, startGateway, startServer } from './processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -123,32 +126,29 @@ async function warm(baseUrl: string, paths: string[]): Promise<void> {
   }
 }
 
-/** The v2 page with Prometheus metrics on and off, measured in alternating turns (`pairedMetrics`). */
-const METRICS_CASE = 'metrics on-off';
-/** Turns of each in that measurement, and seconds of each turn. */
-const PAIRS = Number(process.env.BENCH_PAIRS ?? 10);
-const PAIR_SECONDS = Number(process.env.BENCH_PAIR_SECONDS ?? 1);
-const SCRAPE_MS = Number(process.env.BENCH_SCRAPE_MS ?? 15_000);
+/** The v2 page on gateways with and without metrics and OTLP export (`bench/observability.ts`). */
+const OBSERVABILITY_CASE = 'observability';
 
 /**
- * The same page on two gateways, one with metrics, in alternating turns (ABBA, so a trend in the
- * machine's load weighs on both alike): the ratios of each pair of turns, and of the totals.
+ * The bundled gateway as a backend whose answers a shared cache may keep: a pass-through in this
+ * process that says `public, max-age=3600` where the gateway says `private, no-cache` (which a
+ * fronting gateway rightly does not keep). Only the warm-up's misses go through it.
  */
-async function pairedMetrics(off: Server, on: Server, paths: string[]) {
-  await load(off, paths, WARM_UP);
-  await load(on, paths, WARM_UP);
-  const offs: Stats[] = [];
-  const ons: Stats[] = [];
-  for (let k = 0; k < PAIRS; k++) {
-    const first = k % 2 === 0;
-    if (first) offs.push(await load(off, paths, PAIR_SECONDS));
-    ons.push(await load(on, paths, PAIR_SECONDS));
-    if (!first) offs.push(await load(off, paths, PAIR_SECONDS));
-  }
-  const rpsRatios = offs.map((o, k) => ons[k]!.rps / o.rps).sort((a, b) => a - b);
-  const cpuRatios = offs.map((o, k) => ons[k]!.cpuUs / o.cpuUs).sort((a, b) => a - b);
-  const median = (xs: number[]) => (xs[(xs.length - 1) >> 1]! + xs[xs.length >> 1]!) / 2;
-  return { off: added(offs), on: added(ons), rpsRatios, cpuRatios, median };
+async function keepableBackend(target: string): Promise<{ url: string; server: HttpServer }> {
+  const server = createServer(async (req, res) => {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host') headers[name] = value;
+    const answer = await fetch(target + req.url, { method: req.method, headers });
+    const out: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection' && name !== 'keep-alive') out[name] = value;
+    });
+    out['cache-control'] = 'public, max-age=3600';
+    res.writeHead(answer.status, out).end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
 function cases(): Array<{ name: string; paths: string[]; upstream?: true }> {
@@ -182,7 +182,7 @@ async function main(): Promise<void> {
     const upstream = await startGateway(
       'gateway (upstream mode)',
       {
-        UPSTREAM_URL: gateway.url,
+        UPSTREAM_URL: (await keepableBackend(gateway.url)).url,
         UPSTREAM_AUTHORIZATION: AUTHORIZATION,
         UPSTREAM_CACHE_TTL_MS: '3600000',
       },
@@ -190,20 +190,6 @@ async function main(): Promise<void> {
       GATEWAY_DIR,
     );
     servers.push(upstream);
-    const withMetrics = !ONLY || ONLY.includes(METRICS_CASE) ? await startGateway('gateway (metrics)', { METRICS_PORT: '0' }, args, GATEWAY_DIR) : undefined;
-    if (withMetrics) servers.push(withMetrics);
-    const metricsPort = withMetrics && (JSON.parse(withMetrics.line) as { metrics?: { port: number } | null }).metrics?.port;
-    if (withMetrics && !metricsPort) throw new Error(`${GATEWAY_DIR}: the gateway does not announce a metrics listener`);
-    // As a Prometheus server would, every BENCH_SCRAPE_MS (15 s, a common scrape interval, by default).
-    const scraping =
-      metricsPort &&
-      setInterval(() => {
-        fetch(`http://127.0.0.1:${metricsPort}/metrics`).then(
-          (r) => r.arrayBuffer(),
-          () => {},
-        );
-      }, SCRAPE_MS);
-
     // The reference answers with the bytes of a real v2 page, so both send the same size.
     const page = await fetch(`${gateway.url}/v2/species?page=1`, { headers: { authorization: AUTHORIZATION } });
     const file = join(mkdtempSync(join(tmpdir(), 'bench-http-')), 'page.json');
@@ -247,21 +233,14 @@ async function main(): Promise<void> {
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) console.log(row);
     console.log(`\nv1 page / v2 page (CPU): ${fmt(v2.cpuUs / v1.cpuUs, 2)}`);
-    if (withMetrics) {
+    if (!ONLY || ONLY.includes(OBSERVABILITY_CASE)) {
       const pages = Array.from({ length: DISTINCT }, (_, k) => `/v2/species?page=${k + 1}`);
-      const m = await pairedMetrics(gateway, withMetrics, pages);
-      const spread = (xs: number[]) => `median ${fmt(m.median(xs), 3)}, ${fmt(xs[0]!, 3)}-${fmt(xs.at(-1)!, 3)} over ${xs.length} pairs`;
-      console.log(
-        `\nv2 page, METRICS_PORT set (scraped every ${SCRAPE_MS / 1000} s) / unset, ${PAIRS} alternating turns of ${PAIR_SECONDS} s each:` +
-          `\n  req/s: totals ${fmt(m.on.rps / m.off.rps, 3)} (${fmt(m.on.rps)} / ${fmt(m.off.rps)}); per pair ${spread(m.rpsRatios)}` +
-          `\n  CPU µs/request: totals ${fmt(m.on.cpuUs / m.off.cpuUs, 3)} (${fmt(m.on.cpuUs, 1)} / ${fmt(m.off.cpuUs, 1)}); per pair ${spread(m.cpuRatios)}`,
-      );
+      console.log(await observabilityCost(GATEWAY_DIR, pages, load, WARM_UP));
     }
     console.log(
       `bundled gateway start-up: ${(JSON.parse(gateway.line) as { startup_ms?: number }).startup_ms ?? 'n/a'} ms in-process (its log line), ${fmt(gateway.startedMs)} ms from spawn to listening`,
     );
     console.log(`bundled gateway RSS: ${fmt(rssStart)} MB at start, ${fmt(rssAfter)} MB after the load`);
-    if (scraping) clearInterval(scraping);
   } finally {
     for (const s of servers) s.child.kill('SIGTERM');
   }

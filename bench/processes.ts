@@ -72,7 +72,8 @@ export function productionArgs(dir: string = ROOT): string[] {
   const built = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   if (built.status !== 0) throw new Error(`the build in ${dir} failed`);
   const start = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const [command, ...args] = start.split(/\s+/);
+  // `exec node ...`: the shell gives its process to node, so signals reach the gateway itself.
+  const [command, ...args] = start.replace(/^exec\s+/, '').split(/\s+/);
   if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
   return args;
 }
