@@ -1,23 +1,30 @@
 /**
  * `npm run soak` (or `npm run soak -- 600`): the Node gateway under a long run of mixed traffic.
- * Starts `src/node.ts` as a child process on an ephemeral loopback port, drives it with autocannon
+ * Starts the gateway as `npm start` runs it (the built bundle with the start script's Node flags)
+ * as a child process on an ephemeral loopback port, drives it with autocannon
  * for `SOAK_SECONDS` (default 60; an argument wins) with a mix of pages, searches, details, v1
  * legacy credential places, token requests and bad credentials, while a side loop opens token
  * requests and drops them mid-body. Prints throughput, latency, answers by status, what the
  * gateway logged (error lines, aborted lines) and its RSS at the start, every tenth of the run
- * and at the end (from /proc, so Linux only). Limits are set high in the child so they do not
- * dominate the mix. Not part of `npm test`.
+ * and at the end (from /proc, so Linux only), and beside each the memory it keeps alive: the heap
+ * and external memory after a full collection, read through its inspector (on a loopback port),
+ * which tells a leak (live memory that keeps growing) from V8 not giving memory back
+ * (`SOAK_COLLECT=0`: only at the start and the end). Limits are set high in the child so they do
+ * not dominate the mix. Not part of `npm test`.
  */
-import { connect } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import { rssMb, type Server, startGateway } from './processes';
+import { type LiveMemory, liveMemory } from './inspector';
+import { productionArgs, rssMb, type Server, startGateway } from './processes';
 
 const SECONDS = Number(process.argv[2] ?? process.env.SOAK_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 8);
 const ABORTS_PER_SECOND = Number(process.env.SOAK_ABORTS_PER_SECOND ?? 10);
+/** `SOAK_COLLECT=0`: read what is kept alive only at the start and the end, so no forced collection shapes the RSS between. */
+const COLLECT_EVERY_SAMPLE = process.env.SOAK_COLLECT !== '0';
 const KEY = 'ApiKey demo-project-key';
 const BASIC = `Basic ${Buffer.from('demo-client:demo-client-secret').toString('base64')}`;
 const WRONG_BASIC = `Basic ${Buffer.from('demo-client:not-the-secret').toString('base64')}`;
@@ -34,12 +41,23 @@ interface Planned {
   kind: string;
 }
 
+/** A loopback port the OS says is free now (the inspector needs a number). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /** What the gateway wrote to stdout, counted as it arrives. */
 const logged = { lines: 0, errorLines: 0, abortedLines: 0, status5xx: 0 };
 
 /** The gateway with every limit out of the way; each line it writes after listening is counted. */
-async function startSoakGateway(): Promise<Server> {
-  const gateway = await startGateway('gateway', { TOKEN_RATE_LIMIT_PER_MINUTE: '1000000000', AUTH_FAILURES_PER_MINUTE: '1000000000' });
+async function startSoakGateway(inspectorPort: number): Promise<Server> {
+  const [script, ...flags] = productionArgs().reverse();
+  const args = [...flags.reverse(), `--inspect=127.0.0.1:${inspectorPort}`, script!];
+  const gateway = await startGateway('gateway', { TOKEN_RATE_LIMIT_PER_MINUTE: '1000000000', AUTH_FAILURES_PER_MINUTE: '1000000000' }, args);
   createInterface({ input: gateway.child.stdout! }).on('line', (line) => {
     // Substring tests, not JSON.parse: the bench shares the machine's two cores with the gateway.
     logged.lines++;
@@ -121,17 +139,31 @@ function aborter(url: string, perSecond: number): { stop(): number } {
 }
 
 async function main(): Promise<void> {
-  const { child, url } = await startSoakGateway();
+  const inspectorPort = await freePort();
+  const { child, url } = await startSoakGateway(inspectorPort);
   try {
     const pid = child.pid!;
     const rss: Array<[number, number]> = [[0, rssMb(pid)]];
+    const live: Array<[number, LiveMemory]> = [[0, await liveMemory(inspectorPort)]];
     const mix = plan();
     let i = 0;
     console.log(
       `soak: ${SECONDS} s, ${CONNECTIONS} connections, ${mix.length} distinct requests, ${ABORTS_PER_SECOND} dropped token requests/s; machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}, Node ${process.version}`,
     );
     const started = Date.now();
-    const sampler = setInterval(() => rss.push([Math.round((Date.now() - started) / 1000), rssMb(pid)]), (SECONDS * 1000) / 10);
+    // RSS as the process has it, then what it keeps alive once collected.
+    const sampler = setInterval(
+      () => {
+        const at = Math.round((Date.now() - started) / 1000);
+        rss.push([at, rssMb(pid)]);
+        if (!COLLECT_EVERY_SAMPLE) return;
+        liveMemory(inspectorPort).then(
+          (m) => live.push([at, m]),
+          (err: Error) => console.error(`live memory at ${at} s: ${err.message}`),
+        );
+      },
+      (SECONDS * 1000) / 10,
+    );
     const drops = aborter(url, ABORTS_PER_SECOND);
     const result = await autocannon({
       url,
@@ -150,6 +182,7 @@ async function main(): Promise<void> {
     const dropped = drops.stop();
     await new Promise((resolve) => setTimeout(resolve, 500)); // the last log batch
     rss.push([SECONDS, rssMb(pid)]);
+    live.push([SECONDS, await liveMemory(inspectorPort)]);
 
     const byStatus = Object.entries(result.statusCodeStats ?? {})
       .map(([status, { count }]) => `${status}: ${count}`)
@@ -165,6 +198,9 @@ async function main(): Promise<void> {
     console.log(`gateway log: ${logged.lines} lines, ${logged.errorLines} error lines, ${logged.status5xx} with a 5xx status, ${logged.abortedLines} aborted`);
     console.log(`RSS MB (s: MB): ${rss.map(([s, mb]) => `${s}: ${mb.toFixed(0)}`).join(', ')}`);
     console.log(`RSS start ${rss[0]![1].toFixed(0)} MB, end ${rss.at(-1)![1].toFixed(0)} MB`);
+    console.log(
+      `kept alive after a full collection, heap + external MB (s: MB): ${live.map(([s, m]) => `${s}: ${m.heapMb.toFixed(1)} + ${m.externalMb.toFixed(1)}`).join(', ')}`,
+    );
   } finally {
     child.kill('SIGTERM');
   }

@@ -98,7 +98,7 @@ export const accessLog = (
         }
       };
       // HEAD sends no body; an aborted request was sent nothing it is known to have received.
-      const size = aborted ? null : c.req.method === 'HEAD' ? 0 : bodyBytes(c.res);
+      const size = aborted ? null : c.req.method === 'HEAD' ? 0 : bodyBytes(c);
       if (typeof size === 'number' || size === null) return finish(size);
       return size.then(finish);
     },

@@ -23,6 +23,12 @@ export function allowedMethods(path: string, version: Version | undefined, base:
   return answersPreflight(version, base, path) ? 'GET, HEAD, OPTIONS' : 'GET, HEAD';
 }
 
+/** Whether `method` is one of `allowedMethods` of the path, asked without spelling them. */
+function serves(path: string, version: Version | undefined, base: string, method: string): boolean {
+  if (path === TOKEN_PATH) return method === 'POST';
+  return method === 'GET' || method === 'HEAD' || (method === 'OPTIONS' && answersPreflight(version, base, path));
+}
+
 /** The same for a bare path, before any policy has resolved its version (Node's CONNECT). */
 export function allowedAt(versions: readonly Version[], path: string): string {
   const resolved = resolveVersion(versions, path);
@@ -53,7 +59,7 @@ export const unknownMethods = (): Policy => ({
  */
 export const servedMethods = (): Policy => ({
   before(c) {
-    if (!allowedMethods(c.req.path, c.get('version'), c.get('base')).split(', ').includes(c.req.method)) refuse(c);
+    if (!serves(c.req.path, c.get('version'), c.get('base'), c.req.method)) refuse(c);
     return undefined;
   },
 });

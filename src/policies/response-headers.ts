@@ -16,6 +16,9 @@ export class ResponseHeaders {
   private appended: Record<string, true> | undefined;
   /** Names removed from the response whoever set them (rare: `Vary` on an error). */
   private removed: Set<string> | undefined;
+  /** The last response `respond` built with these headers, and its body's size in bytes. */
+  built: Response | undefined;
+  builtBytes: number | undefined;
 
   /** Replaces any value of `name`, the handler's included. */
   set(name: string, value: string): void {
@@ -65,9 +68,6 @@ export class ResponseHeaders {
   }
 }
 
-/** Responses `respond` built: they already carry the policies' headers. */
-const carrying = new WeakSet<Response>();
-
 /**
  * The request's policy headers. The request-id policy, first of all, starts them; each later
  * policy adds its own.
@@ -81,29 +81,33 @@ export function policyHeaders(c: Context<AppEnv>): ResponseHeaders {
 /** Sets the policy headers on the response when it was not built with them (`respond`): a redirect, a preflight, a route outside the core. */
 export function applyPolicyHeaders(c: Context<AppEnv>): void {
   const headers = c.get('responseHeaders');
-  if (headers && !carrying.has(c.res)) headers.applyTo(c.res.headers);
+  if (headers && headers.built !== c.res) headers.applyTo(c.res.headers);
 }
 
-/** The body sizes of the responses `respond` built, for the access line (CONTRACT section 20). */
-const sizes = new WeakMap<Response, number>();
-
-/** A response with `headers` and every policy header of the request, built once. */
+/**
+ * A response with `headers` and every policy header of the request, built once. The request's
+ * header set remembers it, and its body's size for the access line (CONTRACT section 20): a
+ * field per request rather than a weak table per response.
+ */
 export function respond(c: Context<AppEnv>, body: BodyInit | null, status: number, headers: Readonly<Record<string, string>>): Response {
   const policy = c.get('responseHeaders');
   const res = new Response(body, { status, headers: policy ? policy.merged(headers) : headers });
-  if (policy) carrying.add(res);
-  const size = byteLength(body);
-  if (size !== undefined) sizes.set(res, size);
+  if (policy) {
+    policy.built = res;
+    policy.builtBytes = byteLength(body);
+  }
   return res;
 }
 
 /**
- * The size of a response's body in bytes: known for what `respond` built (every answer of the
- * core and every error), else its `Content-Length`, else read from a copy (a redirect, a
- * preflight, the health and docs routes).
+ * The size in bytes of the body of the request's response: known for what `respond` built (every
+ * answer of the core and every error), else its `Content-Length`, else read from a copy (a
+ * redirect, a preflight, the health and docs routes).
  */
-export function bodyBytes(res: Response): number | Promise<number> {
-  const known = sizes.get(res);
+export function bodyBytes(c: Context<AppEnv>): number | Promise<number> {
+  const res = c.res;
+  const policy = c.get('responseHeaders');
+  const known = policy?.built === res ? policy.builtBytes : undefined;
   if (known !== undefined) return known;
   if (res.body === null) return 0;
   const length = res.headers.get('Content-Length');
