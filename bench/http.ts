@@ -20,14 +20,12 @@
  * beside a second plain gateway as the noise floor (`bench/observability.ts`). Not part of `npm test`.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { observabilityCost } from './observability';
-import { productionArgs, rssMb, type Server, startGateway, startServer } from './processes';
+import { keepableBackend, productionArgs, rssMb, type Server, startGateway, startServer } from './processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -128,28 +126,6 @@ async function warm(baseUrl: string, paths: string[]): Promise<void> {
 
 /** The v2 page on gateways with and without metrics and OTLP export (`bench/observability.ts`). */
 const OBSERVABILITY_CASE = 'observability';
-
-/**
- * The bundled gateway as a backend whose answers a shared cache may keep: a pass-through in this
- * process that says `public, max-age=3600` where the gateway says `private, no-cache` (which a
- * fronting gateway rightly does not keep). Only the warm-up's misses go through it.
- */
-async function keepableBackend(target: string): Promise<{ url: string; server: HttpServer }> {
-  const server = createServer(async (req, res) => {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host') headers[name] = value;
-    const answer = await fetch(target + req.url, { method: req.method, headers });
-    const out: Record<string, string> = {};
-    answer.headers.forEach((value, name) => {
-      if (name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection' && name !== 'keep-alive') out[name] = value;
-    });
-    out['cache-control'] = 'public, max-age=3600';
-    res.writeHead(answer.status, out).end(Buffer.from(await answer.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  server.unref();
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
 
 function cases(): Array<{ name: string; paths: string[]; upstream?: true }> {
   const data = JSON.parse(readFileSync(join(HERE, 'fixtures/taxa.json'), 'utf8')) as { species: Array<{ id: string }>; genus: Array<{ name: string }> };

@@ -1,6 +1,8 @@
 /** Child processes for the benchmarks: each server gets its own event loop, as in a deployment. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -81,4 +83,26 @@ export function productionArgs(dir: string = ROOT): string[] {
 /** A process's resident set, in MB (Linux `/proc`). */
 export function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+/**
+ * The bundled gateway as a backend whose answers a shared cache may keep: a pass-through in this
+ * process that says `public, max-age=3600` where the gateway says `private, no-cache` (which a
+ * fronting gateway rightly does not keep). Only the warm-up's misses go through it.
+ */
+export async function keepableBackend(target: string): Promise<{ url: string; server: HttpServer }> {
+  const server = createServer(async (req, res) => {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host') headers[name] = value;
+    const answer = await fetch(target + req.url, { method: req.method, headers });
+    const out: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection' && name !== 'keep-alive') out[name] = value;
+    });
+    out['cache-control'] = 'public, max-age=3600';
+    res.writeHead(answer.status, out).end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
