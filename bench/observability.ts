@@ -6,8 +6,9 @@
  *   floor: what two identical processes differ by on this machine in these minutes.
  * - `metrics`: `METRICS_PORT` set, scraped every `BENCH_SCRAPE_MS` as a Prometheus server would.
  * - `otlp`: `OTEL_EXPORTER_OTLP_ENDPOINT` set to a receiver in this process that takes the exports.
- * - `before` (with `BENCH_BEFORE_DIR`): another checkout's gateway, for what a change costs
- *   (trace context has no switch: it is measured against the code before it).
+ * - `before` (with `BENCH_BEFORE_DIR`, one checkout or several separated by commas): other
+ *   checkouts' gateways, for what a change costs (trace context has no switch: it is measured
+ *   against the code before it).
  *
  * Each round drives every gateway for `BENCH_PAIR_SECONDS` in an order rotated by one per round,
  * so a trend in the machine's load weighs on all alike; each variant's ratios are taken against
@@ -37,7 +38,7 @@ export interface VariantResult {
 const ROUNDS = Number(process.env.BENCH_PAIRS ?? 20);
 const ROUND_SECONDS = Number(process.env.BENCH_PAIR_SECONDS ?? 1);
 const SCRAPE_MS = Number(process.env.BENCH_SCRAPE_MS ?? 15_000);
-const BEFORE_DIR = process.env.BENCH_BEFORE_DIR;
+const BEFORE_DIRS = process.env.BENCH_BEFORE_DIR?.split(',').filter(Boolean) ?? [];
 
 /** A stand-in OTLP/HTTP collector: answers every export with 200 and counts them. */
 async function otlpReceiver(): Promise<{ server: HttpServer; url: string; exports: () => number }> {
@@ -86,7 +87,7 @@ export async function observabilityCost(
       { name: `metrics (METRICS_PORT, scraped every ${SCRAPE_MS / 1000} s)`, server: await start('metrics', { METRICS_PORT: '0' }) },
       { name: 'OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT)', server: await start('otlp', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }) },
     ];
-    if (BEFORE_DIR) variants.push({ name: `before (${BEFORE_DIR})`, server: await start('before', {}, BEFORE_DIR) });
+    for (const before of BEFORE_DIRS) variants.push({ name: `other checkout (${before})`, server: await start(before, {}, before) });
     const metricsPort = (JSON.parse(variants[1]!.server.line) as { metrics?: { port: number } | null }).metrics?.port;
     if (!metricsPort) throw new Error(`${dir}: the gateway does not announce a metrics listener`);
     scraping = setInterval(() => {
