@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
 import { ManualClock } from '../../src/services/clock';
 import { CachedCredentialStore, PRINCIPAL_SECONDS } from '../../src/services/credentials/cached-credential-store';
+import { credentialIdOf, MemoryCredentialStore } from '../../src/services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
 import { KvCredentialStore, kvEntries, type JsonKeyValue } from '../../src/services/credentials/kv-credential-store';
 
@@ -90,6 +91,27 @@ describe('CachedCredentialStore', () => {
     const { store } = cached();
     await store.apiKey(await sha256Hex('demo-project-key'));
     expect(JSON.stringify([...(store as unknown as { held: Map<string, unknown> }).held.keys()])).not.toContain('demo-project-key');
+  });
+
+  it('keeps the client behind a token by client id and the secret the token names, never for another secret', async () => {
+    const { kv, store } = cached();
+    const secret = await sha256Hex('demo-client-secret');
+    const named = credentialIdOf(secret);
+    expect(await store.tokenClient('demo-client', named)).toMatchObject({ kind: 'client', id: 'demo-client' });
+    expect(store.tokenClient('demo-client', named), 'kept').toMatchObject({ id: 'demo-client' });
+    expect(await store.tokenClient('demo-client', 'f'.repeat(16)), 'a secret the client does not hold').toBeUndefined();
+    expect(await store.tokenClient('another-client', named), 'another client').toBeUndefined();
+    expect(await store.tokenClient('demo-client', undefined), 'a token naming no secret').toMatchObject({ id: 'demo-client' });
+    expect(kv.reads).toEqual(['client:demo-client', 'client:demo-client', 'client:another-client', 'client:demo-client']);
+  });
+
+  it('answers at once over a store that answers at once (the credential file)', () => {
+    const clock = new ManualClock(0);
+    const store = new CachedCredentialStore(new MemoryCredentialStore(DEMO_CREDENTIALS), clock);
+    const digest = DEMO_CREDENTIALS.projects![0]!.key_sha256;
+    expect(store.apiKey(digest)).toMatchObject({ kind: 'project', id: 'demo' });
+    expect(store.apiKey(digest)).toMatchObject({ kind: 'project', id: 'demo' });
+    expect(store.personalToken(digest)).toBeUndefined();
   });
 
   it('reads OAuth clients from the store every time', async () => {

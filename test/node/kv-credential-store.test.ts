@@ -41,7 +41,13 @@ describe('KvCredentialStore', () => {
   it('writes keys by digest and values without plaintext secrets', () => {
     const entries = kvEntries(DEMO_CREDENTIALS);
     expect(entries.map((e) => e.key.split(':')[0]).sort()).toEqual(['apikey', 'apikey', 'client', 'pat']);
-    expect(entries.find((e) => e.key === 'client:demo-client')!.value).toContain('"secret_sha256"');
+    // A client with one secret is one object, as `wrangler kv` users write it by hand; a list only while it is rotated.
+    expect(JSON.parse(entries.find((e) => e.key === 'client:demo-client')!.value)).toEqual({
+      id: 'demo-client',
+      secret_sha256: DEMO_CREDENTIALS.clients![0]!.secret_sha256,
+      resources: '*',
+      preview: true,
+    });
     const everything = JSON.stringify(entries);
     for (const secret of ['demo-project-key', 'demo-client-secret', 'demo-personal-token']) expect(everything).not.toContain(`"${secret}"`);
   });
@@ -67,7 +73,18 @@ describe('KvCredentialStore', () => {
     kv.map.set(`apikey:${digest}`, JSON.stringify({ id: 'p', resources: ['species', 'everything'] }));
     await expect(new KvCredentialStore(kv).apiKey(digest)).rejects.toThrow(/resources/);
     kv.map.set(`apikey:${digest}`, JSON.stringify(['not', 'an', 'object']));
-    await expect(new KvCredentialStore(kv).apiKey(digest)).rejects.toThrow(/JSON object/);
+    await expect(new KvCredentialStore(kv).apiKey(digest)).rejects.toThrow(new Error('credential entry apikey must be a JSON object'));
+    // Only a client's entry may be a list (its two secrets while they are rotated).
+    kv.map.set(`apikey:${digest}`, JSON.stringify([{ id: 'p', resources: '*' }]));
+    await expect(new KvCredentialStore(kv).apiKey(digest)).rejects.toThrow(new Error('credential entry apikey must be a JSON object'));
+    kv.map.set(`pat:${digest}`, JSON.stringify('member'));
+    await expect(new KvCredentialStore(kv).personalToken(digest)).rejects.toThrow(new Error('credential entry pat must be a JSON object'));
+    for (const value of [[], [{ secret_sha256: digest, resources: '*' }, 'second'], 'ci']) {
+      kv.map.set('client:ci', JSON.stringify(value));
+      await expect(new KvCredentialStore(kv).client('ci'), JSON.stringify(value)).rejects.toThrow(
+        new Error('credential entry client must be a JSON object or a list of them'),
+      );
+    }
   });
 
   it('falls back to the demo store, with a warning, when no namespace is bound', async () => {

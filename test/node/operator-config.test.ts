@@ -158,6 +158,80 @@ describe('the credential file (CONTRACT section 17)', () => {
     expect(() => parseCredentialDocument(doc)).toThrow(message);
   });
 
+  it.each<[string, unknown, string]>([
+    ['not an object', null, 'must be a JSON object'],
+    ['a string', 'projects', 'must be a JSON object'],
+    ['an entry that is null', { projects: [null] }, 'projects[0] must be an object'],
+    ['an entry that is a string', { personal_tokens: ['ada'] }, 'personal_tokens[0] must be an object'],
+    ['an id given as a list', { projects: [{ id: ['acme'], key_sha256: A, resources: '*' }] }, 'projects[0].id must be a non-empty string'],
+    ['a digest given as a list', { projects: [{ id: 'acme', key_sha256: [A], resources: '*' }] }, 'projects[0].key_sha256 must be a SHA-256 hex digest'],
+    [
+      'a digest in upper case',
+      { clients: [{ id: 'ci', secret_sha256: A.toUpperCase(), resources: '*' }] },
+      'clients[0].secret_sha256 must be a SHA-256 hex digest',
+    ],
+    [
+      'a digest and one character more',
+      { projects: [{ id: 'acme', key_sha256: `${A}0`, resources: '*' }] },
+      'projects[0].key_sha256 must be a SHA-256 hex digest',
+    ],
+    [
+      'a digest after another character',
+      { projects: [{ id: 'acme', key_sha256: `x${A}`, resources: '*' }] },
+      'projects[0].key_sha256 must be a SHA-256 hex digest',
+    ],
+    [
+      'a digest a character short',
+      { projects: [{ id: 'acme', key_sha256: A.slice(1), resources: '*' }] },
+      'projects[0].key_sha256 must be a SHA-256 hex digest',
+    ],
+    [
+      'one resource family not in a list',
+      { projects: [{ id: 'acme', key_sha256: A, resources: 'species' }] },
+      'projects[0].resources must be "*" or a list of species, genus, families, plants',
+    ],
+    [
+      'a list with one unknown family',
+      { projects: [{ id: 'acme', key_sha256: A, resources: ['species', 'trees'] }] },
+      'projects[0].resources must be "*" or a list of species, genus, families, plants',
+    ],
+    ['preview as text', { clients: [{ id: 'ci', secret_sha256: A, resources: '*', preview: 'yes' }] }, 'clients[0].preview must be a boolean'],
+    ['no credential at all', {}, 'holds no credentials: add an entry to projects, clients, personal_tokens'],
+    [
+      'a client secret that is also a project key',
+      { projects: [{ id: 'acme', key_sha256: A, resources: '*' }], clients: [{ id: 'ci', secret_sha256: A, resources: '*' }] },
+      'clients[0] ("ci") has the same digest as projects[0] ("acme"): remove one of them',
+    ],
+    [
+      'two secrets of one client, one with preview',
+      {
+        clients: [
+          { id: 'ci', secret_sha256: A, resources: ['species'] },
+          { id: 'ci', secret_sha256: B, resources: ['species'], preview: true },
+        ],
+      },
+      'clients[1] ("ci") grants other access than clients[0] ("ci"): the secrets of one client grant the same access',
+    ],
+  ])('refuses %s, saying in full what is wrong where', (_name, doc, message) => {
+    expect(() => parseCredentialDocument(doc)).toThrow(new Error(`credential document: ${message}`));
+  });
+
+  it('takes two secrets of one client as the same access when they list it differently: another order, or "*" and every family', () => {
+    const rotated = (first: unknown, second: unknown) =>
+      parseCredentialDocument({
+        clients: [
+          { id: 'ci', secret_sha256: A, resources: first, preview: false },
+          { id: 'ci', secret_sha256: B, resources: second },
+        ],
+      });
+    expect(rotated(['species', 'genus'], ['genus', 'species']).clients).toHaveLength(2);
+    expect(rotated('*', ['plants', 'families', 'genus', 'species']).clients).toHaveLength(2);
+  });
+
+  it("accepts an empty document where one is allowed (an editor's new file, the last credential revoked)", () => {
+    expect(parseCredentialDocument({}, { allowEmpty: true })).toEqual({ projects: [], clients: [], personal_tokens: [] });
+  });
+
   it('counts what the store holds, per kind', () => {
     const doc = parseCredentialDocument({
       projects: [
@@ -167,6 +241,11 @@ describe('the credential file (CONTRACT section 17)', () => {
       clients: [{ id: 'ci', secret_sha256: 'c'.repeat(64), resources: ['species'] }],
     });
     expect(new MemoryCredentialStore(doc).counts()).toEqual({ projects: 2, clients: 1, personal_tokens: 0 });
+    expect(new MemoryCredentialStore({ projects: [{ id: 'acme', key_sha256: A, resources: '*' }] }).counts(), 'a document without the other lists').toEqual({
+      projects: 1,
+      clients: 0,
+      personal_tokens: 0,
+    });
   });
 });
 

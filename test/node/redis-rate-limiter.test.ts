@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { LogLine } from '../../src/env';
 import { ManualClock, systemClock } from '../../src/services/clock';
 import { MemoryRateLimiter } from '../../src/services/rate-limit/memory-rate-limiter';
@@ -24,9 +24,10 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-/** A limiter on its own connection, with the Redis time of every answer recorded. */
+/** A limiter on its own connection, with the Redis time of every answer and the connection's errors recorded. */
 async function limiter(options: { local?: MemoryRateLimiter } = {}) {
-  const { windows, client } = await redisWindows(redis.url, () => {});
+  const connectionErrors: Error[] = [];
+  const { windows, client } = await redisWindows(redis.url, (err) => connectionErrors.push(err));
   clients.push(client);
   await new Promise<void>((resolve) => (client.status === 'ready' ? resolve() : client.once('ready', () => resolve())));
   const times: number[] = [];
@@ -36,7 +37,7 @@ async function limiter(options: { local?: MemoryRateLimiter } = {}) {
   };
   const logs: LogLine[] = [];
   const local = options.local ?? new MemoryRateLimiter(systemClock);
-  return { limiter: new RedisRateLimiter(recording, local, systemClock, (l) => logs.push(l)), times, logs, client };
+  return { limiter: new RedisRateLimiter(recording, local, systemClock, (l) => logs.push(l)), times, logs, client, connectionErrors };
 }
 
 /** Seconds left in the current minute by Redis' clock; waits for the next minute when fewer than `need` are left. */
@@ -119,14 +120,20 @@ describeWithRedis('RedisRateLimiter on a real redis-server', () => {
 
 describeWithRedis('RedisRateLimiter when redis-server is gone', () => {
   it('counts locally at once while nothing listens, and shares again once a server is back', async () => {
-    const { limiter: shared, logs, client } = await limiter();
+    const { limiter: shared, logs, client, connectionErrors } = await limiter();
     await roomInMinute(client, 5);
     await redis.kill();
     try {
       const decisions = [];
       for (let i = 0; i < 3; i++) decisions.push(await shared.hit('gone', 2, 60));
       expect(decisions.map((d) => d.allowed)).toEqual([true, true, false]);
-      expect(logs.filter((l) => l.level === 'warn')).toHaveLength(1);
+      // Failed at once: while disconnected the client queues nothing to wait for a connection.
+      expect(logs.filter((l) => l.level === 'warn')).toEqual([expect.objectContaining({ error: expect.stringMatching(/enableOfflineQueue/) })]);
+      // The failed reconnection attempts reach the limiter's handler (not ioredis' stack trace on the
+      // console), the first within a second, paced (a tenth of a second more each time), not in a busy loop.
+      await vi.waitFor(() => expect(connectionErrors.map((e) => e.message).join('\n')).toMatch(/ECONNREFUSED/), { timeout: 1000, interval: 20 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(connectionErrors.length, connectionErrors.map((e) => e.message).join('\n')).toBeLessThanOrEqual(5);
     } finally {
       await redis.start();
     }
