@@ -196,6 +196,16 @@ describe('the credential file (CONTRACT section 17)', () => {
       'projects[0].resources must be "*" or a list of species, genus, families, plants',
     ],
     ['preview as text', { clients: [{ id: 'ci', secret_sha256: A, resources: '*', preview: 'yes' }] }, 'clients[0].preview must be a boolean'],
+    [
+      'a personal token without its member',
+      { personal_tokens: [{ member: '', token_sha256: A, resources: '*' }] },
+      'personal_tokens[0].member must be a non-empty string',
+    ],
+    [
+      "a personal token's digest that is not one",
+      { personal_tokens: [{ member: 'ada', token_sha256: 'ada-token', resources: '*' }] },
+      'personal_tokens[0].token_sha256 must be a SHA-256 hex digest',
+    ],
     ['no credential at all', {}, 'holds no credentials: add an entry to projects, clients, personal_tokens'],
     [
       'a client secret that is also a project key',
@@ -214,6 +224,18 @@ describe('the credential file (CONTRACT section 17)', () => {
     ],
   ])('refuses %s, saying in full what is wrong where', (_name, doc, message) => {
     expect(() => parseCredentialDocument(doc)).toThrow(new Error(`credential document: ${message}`));
+  });
+
+  it('compares two secrets of a client holding "*" without reordering the list of families that later messages name', () => {
+    parseCredentialDocument({
+      clients: [
+        { id: 'ci', secret_sha256: A, resources: '*' },
+        { id: 'ci', secret_sha256: B, resources: ['species', 'genus', 'families', 'plants'] },
+      ],
+    });
+    expect(() => parseCredentialDocument({ projects: [{ id: 'acme', key_sha256: A, resources: 'species' }] })).toThrow(
+      'projects[0].resources must be "*" or a list of species, genus, families, plants',
+    );
   });
 
   it('takes two secrets of one client as the same access when they list it differently: another order, or "*" and every family', () => {
