@@ -23,12 +23,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import WebSocket from 'ws';
+import { freePort } from './processes';
 import { everyTermReads, summary, type TermReads } from './search-reads';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -45,16 +46,6 @@ const FIRSTS = [
   ['detail', '/v2/species/ABBA'],
   ['v1 page', '/v1/species?page=5'],
 ] as const;
-
-/** A port the OS says is free now (wrangler needs numbers, not 0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** `Runtime.getHeapUsage` of the isolate behind wrangler's inspector proxy. */
 function heapUsage(inspectorPort: number): Promise<{ usedSize: number; backingStorageSize: number; totalSize: number }> {

@@ -24,6 +24,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { added, type Stats } from './load-stats';
 import { observabilityCost } from './observability';
 import { keepableBackend, productionArgs, rssMb, type Server, startGateway, startServer } from './processes';
 
@@ -41,16 +42,6 @@ const TICKS_PER_SECOND = 100; // Linux USER_HZ
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
-
-interface Stats {
-  rps: number;
-  p99: number;
-  cpuUs: number;
-  failures: number;
-  /** Totals, so slices can be added up. */
-  requests: number;
-  cpuSeconds: number;
 }
 
 async function load(server: Server, paths: string[], seconds: number): Promise<Stats> {
@@ -71,20 +62,6 @@ async function load(server: Server, paths: string[], seconds: number): Promise<S
     cpuUs: total > 0 ? (cpu * 1e6) / total : NaN,
     failures: result.non2xx + result.errors + result.timeouts,
     requests: total,
-    cpuSeconds: cpu,
-  };
-}
-
-/** Slices of one server's load as one measurement. */
-function added(slices: Stats[]): Stats {
-  const requests = slices.reduce((n, s) => n + s.requests, 0);
-  const cpu = slices.reduce((n, s) => n + s.cpuSeconds, 0);
-  return {
-    rps: slices.reduce((n, s) => n + s.rps, 0) / slices.length,
-    p99: Math.max(...slices.map((s) => s.p99)),
-    cpuUs: requests > 0 ? (cpu * 1e6) / requests : NaN,
-    failures: slices.reduce((n, s) => n + s.failures, 0),
-    requests,
     cpuSeconds: cpu,
   };
 }

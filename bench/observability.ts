@@ -16,16 +16,10 @@
  */
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { added, type Stats } from './load-stats';
 import { productionArgs, type Server, startGateway } from './processes';
 
-export interface Load {
-  rps: number;
-  cpuUs: number;
-  requests: number;
-  cpuSeconds: number;
-}
-
-export interface VariantResult {
+interface VariantResult {
   name: string;
   /** req/s and CPU µs per request of the variant over the plain gateway's, from the totals. */
   rps: number;
@@ -55,20 +49,15 @@ async function otlpReceiver(): Promise<{ server: HttpServer; url: string; export
 }
 
 const median = (xs: number[]) => (xs[(xs.length - 1) >> 1]! + xs[xs.length >> 1]!) / 2;
-const sum = (loads: Load[]) => {
-  const requests = loads.reduce((n, l) => n + l.requests, 0);
-  const cpu = loads.reduce((n, l) => n + l.cpuSeconds, 0);
-  return { rps: loads.reduce((n, l) => n + l.rps, 0) / loads.length, cpuUs: (cpu * 1e6) / requests };
-};
 
 /**
  * Starts the plain gateway and the variants, drives them in rotated rounds with `load`, and
- * returns each variant's ratios against the plain one; `report` gets the lines to print.
+ * returns the table of each variant's ratios against the plain one, to print.
  */
 export async function observabilityCost(
   dir: string,
   paths: string[],
-  load: (server: Server, paths: string[], seconds: number) => Promise<Load>,
+  load: (server: Server, paths: string[], seconds: number) => Promise<Stats>,
   warmUpSeconds: number,
 ): Promise<string> {
   const args = productionArgs(dir);
@@ -82,13 +71,14 @@ export async function observabilityCost(
       return s;
     };
     const plain = await start('plain', {});
+    const metered = await start('metrics', { METRICS_PORT: '0' });
     const variants: Array<{ name: string; server: Server }> = [
       { name: 'control (a second plain gateway)', server: await start('control', {}) },
-      { name: `metrics (METRICS_PORT, scraped every ${SCRAPE_MS / 1000} s)`, server: await start('metrics', { METRICS_PORT: '0' }) },
+      { name: `metrics (METRICS_PORT, scraped every ${SCRAPE_MS / 1000} s)`, server: metered },
       { name: 'OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT)', server: await start('otlp', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }) },
     ];
     for (const before of BEFORE_DIRS) variants.push({ name: `other checkout (${before})`, server: await start(before, {}, before) });
-    const metricsPort = (JSON.parse(variants[1]!.server.line) as { metrics?: { port: number } | null }).metrics?.port;
+    const metricsPort = (JSON.parse(metered.line) as { metrics?: { port: number } | null }).metrics?.port;
     if (!metricsPort) throw new Error(`${dir}: the gateway does not announce a metrics listener`);
     scraping = setInterval(() => {
       fetch(`http://127.0.0.1:${metricsPort}/metrics`).then(
@@ -99,18 +89,18 @@ export async function observabilityCost(
 
     const all = [plain, ...variants.map((v) => v.server)];
     for (const s of all) await load(s, paths, warmUpSeconds);
-    const rounds: Load[][] = [];
+    const rounds: Stats[][] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      const round: Load[] = new Array(all.length);
+      const round: Stats[] = new Array(all.length);
       for (let k = 0; k < all.length; k++) {
         const at = (k + r) % all.length;
         round[at] = await load(all[at]!, paths, ROUND_SECONDS);
       }
       rounds.push(round);
     }
-    const base = sum(rounds.map((round) => round[0]!));
+    const base = added(rounds.map((round) => round[0]!));
     const results: VariantResult[] = variants.map((v, k) => {
-      const mine = sum(rounds.map((round) => round[k + 1]!));
+      const mine = added(rounds.map((round) => round[k + 1]!));
       return {
         name: v.name,
         rps: mine.rps / base.rps,

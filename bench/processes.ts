@@ -2,7 +2,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -78,6 +78,21 @@ export function productionArgs(dir: string = ROOT): string[] {
   const [command, ...args] = start.replace(/^exec\s+/, '').split(/\s+/);
   if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
   return args;
+}
+
+/** `args` of a Node command line (flags, then the script) with `flags` added before the script. */
+export function withNodeFlags(args: string[], ...flags: string[]): string[] {
+  return [...args.slice(0, -1), ...flags, ...args.slice(-1)];
+}
+
+/** A loopback port the OS says is free now (for tools that need a number, not 0). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** A process's resident set, in MB (Linux `/proc`). */

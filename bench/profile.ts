@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { productionArgs, startGateway } from './processes';
+import { productionArgs, startGateway, withNodeFlags } from './processes';
 
 const which = process.argv[2] ?? 'page';
 const seconds = Number(process.argv[3] ?? 5);
@@ -85,8 +85,7 @@ async function main(): Promise<void> {
   if (!list) throw new Error(`unknown case ${which}; one of ${Object.keys(PATHS).join(', ')}`);
   const dir = mkdtempSync(join(tmpdir(), 'gateway-profile-'));
   // What production runs (the built bundle, `npm start`'s flags), profiled.
-  const [script, ...flags] = productionArgs().reverse();
-  const { child, url } = await startGateway('gateway', {}, [...flags.reverse(), '--cpu-prof', '--cpu-prof-dir', dir, script!]);
+  const { child, url } = await startGateway('gateway', {}, withNodeFlags(productionArgs(), '--cpu-prof', '--cpu-prof-dir', dir));
   let i = 0;
   const drive = (duration: number) =>
     autocannon({

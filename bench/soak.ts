@@ -12,13 +12,13 @@
  * (`SOAK_COLLECT=0`: only at the start and the end). Limits are set high in the child so they do
  * not dominate the mix. Not part of `npm test`.
  */
-import { type AddressInfo, connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { cpus } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { type LiveMemory, liveMemory } from './inspector';
-import { productionArgs, rssMb, type Server, startGateway } from './processes';
+import { freePort, productionArgs, rssMb, type Server, startGateway, withNodeFlags } from './processes';
 
 const SECONDS = Number(process.argv[2] ?? process.env.SOAK_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 8);
@@ -41,22 +41,12 @@ interface Planned {
   kind: string;
 }
 
-/** A loopback port the OS says is free now (the inspector needs a number). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** What the gateway wrote to stdout, counted as it arrives. */
 const logged = { lines: 0, errorLines: 0, abortedLines: 0, status5xx: 0 };
 
 /** The gateway with every limit out of the way; each line it writes after listening is counted. */
 async function startSoakGateway(inspectorPort: number): Promise<Server> {
-  const [script, ...flags] = productionArgs().reverse();
-  const args = [...flags.reverse(), `--inspect=127.0.0.1:${inspectorPort}`, script!];
+  const args = withNodeFlags(productionArgs(), `--inspect=127.0.0.1:${inspectorPort}`);
   const gateway = await startGateway('gateway', { TOKEN_RATE_LIMIT_PER_MINUTE: '1000000000', AUTH_FAILURES_PER_MINUTE: '1000000000' }, args);
   createInterface({ input: gateway.child.stdout! }).on('line', (line) => {
     // Substring tests, not JSON.parse: the bench shares the machine's two cores with the gateway.
