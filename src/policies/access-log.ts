@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { routePath } from 'hono/route';
 import type { Config } from '../config';
+import { isoTimes } from '../core/iso-time';
 import type { RequestTrace } from '../core/request-trace';
 import type { AppEnv, LogLine, Services } from '../env';
 import type { RequestFacts } from '../services/request-facts';
@@ -174,16 +175,3 @@ function registeredRoute(c: Context<AppEnv>): string {
   return path === '' || path.endsWith('*') ? UNMATCHED_ROUTE : path;
 }
 
-/** The clock's time as RFC 3339, spelled once per millisecond however many lines share it. */
-function isoTimes(clock: Services['clock']): () => string {
-  let at = Number.NaN;
-  let text = '';
-  return () => {
-    const now = clock.now();
-    if (now !== at) {
-      at = now;
-      text = new Date(now).toISOString();
-    }
-    return text;
-  };
-}
