@@ -15,9 +15,10 @@
  *
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's gateway with this harness
  * (how the numbers "before" in BENCHMARKS.md were taken); `BENCH_CASES=v2 page,v2 detail` runs
- * only those cases (the reference runs in turn with each). `observability` (a case name there)
- * measures the v2 page on fresh gateways with Prometheus metrics, with OTLP export and without,
- * beside a second plain gateway as the noise floor (`bench/observability.ts`). Not part of `npm test`.
+ * only those cases (the reference runs in turn with each); `BENCH_PIN=0:1` puts the load on CPU 0
+ * and every server on CPU 1 (`bench/processes.ts`). `observability` (a case name there) measures
+ * the v2 page on fresh gateways with Prometheus metrics, with OTLP export and without, beside more
+ * plain gateways as the noise floor (`bench/observability.ts`). Not part of `npm test`.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -26,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { added, type Stats } from './load-stats';
 import { observabilityCost } from './observability';
-import { keepableBackend, productionArgs, rssMb, type Server, startGateway, startServer } from './processes';
+import { keepableBackend, pinning, productionArgs, rssMb, type Server, startGateway, startServer } from './processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -176,7 +177,7 @@ async function main(): Promise<void> {
     const v2 = results.get('v2 page') ?? { cpuUs: NaN };
 
     console.log(
-      `\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per case and of the reference in ${SLICES} turns, after ${WARM_UP} s of warm-up of each`,
+      `\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per case and of the reference in ${SLICES} turns, after ${WARM_UP} s of warm-up of each; ${pinning()}`,
     );
     console.log(`gateway: node ${args.join(' ')} in ${GATEWAY_DIR}`);
     console.log(`reference over the run: ${fmt(ref.rps)} req/s, p99 ${fmt(ref.p99, 1)} ms, ${fmt(ref.cpuUs)} µs CPU/request, ${ref.failures} non-2xx/errors`);

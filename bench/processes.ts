@@ -8,6 +8,22 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/**
+ * `BENCH_PIN=<load cpu>:<server cpu>` (e.g. `0:1`): the benchmark process, which generates the
+ * load, runs on one CPU and every server it starts on another (`taskset`), so a server never
+ * shares its core with the load it is measured under, nor with another server (one is driven at a
+ * time). Unset, the kernel places them.
+ */
+const PIN = /^(\d+):(\d+)$/.exec(process.env.BENCH_PIN ?? '');
+if (process.env.BENCH_PIN && !PIN) throw new Error(`BENCH_PIN=${process.env.BENCH_PIN}: expected <load cpu>:<server cpu>, e.g. 0:1`);
+if (PIN) {
+  const pinned = spawnSync('taskset', ['-a', '-p', '-c', PIN[1]!, String(process.pid)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (pinned.status !== 0) throw new Error('BENCH_PIN: taskset could not pin the benchmark process');
+}
+
+/** `BENCH_PIN`'s placement, for the table's heading. */
+export const pinning = (): string => (PIN ? `load on CPU ${PIN[1]}, each server on CPU ${PIN[2]}` : 'not pinned');
+
 export interface Server {
   url: string;
   child: ChildProcess;
@@ -30,7 +46,9 @@ export function startServer(
   cwd: string = ROOT,
 ): Promise<Server> {
   const begun = performance.now();
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // taskset execs node, so the child's pid is the server's.
+  const [command, argv] = PIN ? ['taskset', ['-c', PIN[2]!, process.execPath, ...args]] : [process.execPath, args];
+  const child = spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let buffer = '';
     const onData = (chunk: Buffer) => {

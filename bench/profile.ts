@@ -6,7 +6,8 @@
  * Cases: page, sorted, detail, v1, search. Builds and starts the gateway as `npm start` runs it,
  * with `--cpu-prof`, on an ephemeral loopback port, drives it with autocannon (10 connections, 1 s warm-up, then
  * `seconds`, 5 by default), stops it, and prints the functions with the most self time, then the
- * profile's path (open it in Chrome DevTools for the whole picture). Sampling is by wall clock:
+ * profile's path (open it in Chrome DevTools for the whole picture). `BENCH_GATEWAY_DIR` profiles
+ * another checkout's gateway. Sampling is by wall clock:
  * time in system calls (the socket write) includes waiting for a CPU on a busy machine, so compare
  * JavaScript functions with each other. Not part of `npm test`.
  */
@@ -20,6 +21,8 @@ import { productionArgs, startGateway, withNodeFlags } from './processes';
 const which = process.argv[2] ?? 'page';
 const seconds = Number(process.argv[3] ?? 5);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Another checkout's gateway, profiled with this harness (as in `bench:http`). */
+const GATEWAY_DIR = process.env.BENCH_GATEWAY_DIR ?? ROOT;
 const pages = Array.from({ length: 500 }, (_, k) => k + 1);
 const PATHS: Record<string, string[]> = {
   page: pages.map((p) => `/v2/species?page=${p}`),
@@ -36,7 +39,7 @@ interface ProfileNode {
 }
 
 const frameName = ({ functionName, url, lineNumber }: ProfileNode['callFrame']) =>
-  `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(`file://${ROOT}`, '')}:${lineNumber + 1}`;
+  `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(`file://${GATEWAY_DIR}`, '')}:${lineNumber + 1}`;
 
 /**
  * Inclusive time by function (each sample counted once per function on its stack), in µs per
@@ -69,7 +72,7 @@ function summary(file: string, top = 30): string {
   let total = 0;
   profile.samples.forEach((id, i) => {
     const { functionName, url } = byId.get(id)!.callFrame;
-    const name = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(`file://${ROOT}`, '')}`;
+    const name = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(`file://${GATEWAY_DIR}`, '')}`;
     self.set(name, (self.get(name) ?? 0) + profile.timeDeltas[i]!);
     total += profile.timeDeltas[i]!;
   });
@@ -85,7 +88,7 @@ async function main(): Promise<void> {
   if (!list) throw new Error(`unknown case ${which}; one of ${Object.keys(PATHS).join(', ')}`);
   const dir = mkdtempSync(join(tmpdir(), 'gateway-profile-'));
   // What production runs (the built bundle, `npm start`'s flags), profiled.
-  const { child, url } = await startGateway('gateway', {}, withNodeFlags(productionArgs(), '--cpu-prof', '--cpu-prof-dir', dir));
+  const { child, url } = await startGateway('gateway', {}, withNodeFlags(productionArgs(GATEWAY_DIR), '--cpu-prof', '--cpu-prof-dir', dir), GATEWAY_DIR);
   let i = 0;
   const drive = (duration: number) =>
     autocannon({
