@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '../support/scratch';
 import { describe, expect, it } from 'vitest';
 import { SOURCE_FOLDERS, classify, type Repository } from '../../scripts/check-docs/classify';
 import { extractCommands, extractPathMentions, type DocCommand } from '../../scripts/check-docs/markdown';
@@ -101,7 +101,7 @@ describe('classifying a documented command', () => {
 
 describe('npm run check:docs', () => {
   it('runs what can run offline and names file, line and command of every failure', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'check-docs-test-'));
+    const dir = scratchDir('check-docs-test');
     const doc = join(dir, 'sample.md');
     writeFileSync(
       doc,

@@ -4,13 +4,13 @@
  * replaces it, by a rename), a bad file is refused whole, revocations bite within 2 s (tokens of
  * a revoked client too), and two secrets of one id are one rate-limit bucket and one subject.
  */
-import { mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../scripts/credentials/files';
 import { sha256Hex } from '../../src/core/crypto';
 import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
+import { scratchDir } from '../support/scratch';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const digest = (secret: string) => sha256Hex(secret);
@@ -70,7 +70,7 @@ async function waitForLine(from: number, match: (line: Record<string, unknown>) 
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'credential-reload-'));
+  dir = scratchDir('credential-reload');
   file = join(dir, 'credentials.json');
   await write({ projects: [['acme', 'acme-key-1']] });
   gateway = await startGatewayProcess({ CREDENTIALS_FILE: file, RATE_LIMIT_PER_MINUTE: '1000', AUTH_FAILURES_PER_MINUTE: '1000' });

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
@@ -10,6 +9,7 @@ import { parseArgs } from '../../scripts/credentials/args';
 import { UsageError, addCredential, listCredentials, revokeCredential, type NewCredential } from '../../scripts/credentials/document';
 import { kvRevokeCommands } from '../../scripts/credentials/kv-commands';
 import { ROOT, startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
+import { scratchDir } from '../support/scratch';
 
 const DIGEST = 'a'.repeat(64);
 const project = (id: string, extra: Partial<NewCredential> = {}): NewCredential => ({
@@ -193,7 +193,7 @@ const start = async (file: string) => {
 
 describe('npm run credentials, end to end', () => {
   it('creates credentials the real gateway accepts, and a revoked one is refused without a restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'credentials-cli-'));
+    const dir = scratchDir('credentials-cli');
     const file = join(dir, 'credentials.json');
     const key = credentials(dir, 'create', 'project', 'acme', '--resources', 'species', '--file', 'credentials.json');
     expect(key.status, key.stderr).toBe(0);
@@ -247,7 +247,7 @@ describe('npm run credentials, end to end', () => {
   });
 
   it('rotates a key: --add-secret gives a second one, revoke --digest ends the old one on a running gateway, the new one stays', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'credentials-rotate-'));
+    const dir = scratchDir('credentials-rotate');
     const file = join(dir, 'credentials.json');
     const old = credentials(dir, 'create', 'project', 'acme', '--resources', 'species', '--file', 'credentials.json');
     expect(old.status, old.stderr).toBe(0);
@@ -281,7 +281,7 @@ describe('npm run credentials, end to end', () => {
   });
 
   it('revoke --kv revokes in the file and prints the wrangler commands for KV; without a file it needs the whole digest', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'credentials-revoke-kv-'));
+    const dir = scratchDir('credentials-revoke-kv');
     const made = credentials(dir, 'create', 'client', 'edge-ci', '--file', 'credentials.json');
     expect(made.status, made.stderr).toBe(0);
     const revoked = credentials(dir, 'revoke', 'client', 'edge-ci', '--kv', '--env', 'production', '--file', 'credentials.json');
@@ -299,7 +299,7 @@ describe('npm run credentials, end to end', () => {
   });
 
   it('writes a KV entry for wrangler instead, in the layout of kv:credentials, touching no credential file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'credentials-kv-'));
+    const dir = scratchDir('credentials-kv');
     const made = credentials(dir, 'create', 'client', 'edge-ci', '--resources', 'species,genus', '--kv', 'kv.json');
     expect(made.status, made.stderr).toBe(0);
     const secret = made.stdout.trim();
@@ -314,7 +314,7 @@ describe('npm run credentials, end to end', () => {
     [['create', 'project', 'acme'], /give --file FILE or set CREDENTIALS_FILE/],
     [['create', 'project', 'acme', '--file', 'broken.json'], /broken\.json is not JSON/],
   ])('%j exits 2 with one line, writing nothing', (argv, message) => {
-    const dir = mkdtempSync(join(tmpdir(), 'credentials-bad-'));
+    const dir = scratchDir('credentials-bad');
     writeFileSync(join(dir, 'broken.json'), '{"projects": [');
     const out = credentials(dir, ...argv);
     expect(out.status).toBe(2);
@@ -326,7 +326,7 @@ describe('npm run credentials, end to end', () => {
 
 describe('npm run kv:credentials', () => {
   it('writes the bulk-put file with --out, and with --silent standard output is the JSON alone', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kv-out-'));
+    const dir = scratchDir('kv-out');
     const doc = { projects: [{ id: 'acme', key_sha256: DIGEST, resources: '*' }] };
     writeFileSync(join(dir, 'credentials.json'), JSON.stringify(doc));
     const run = (...args: string[]) => spawnSync('npm', ['--prefix', ROOT, 'run', ...args], { cwd: dir, encoding: 'utf8' });

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '../support/scratch';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
 import { MemoryCredentialStore, type CredentialDocument } from '../../src/services/credentials/credential-store';
@@ -102,7 +102,7 @@ describe('KvCredentialStore', () => {
 
 describe('scripts/kv-credentials.ts', () => {
   it('turns a CREDENTIALS_FILE into `wrangler kv bulk put` input, and names a bad entry', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kv-credentials-'));
+    const dir = scratchDir('kv-credentials');
     const good = join(dir, 'good.json');
     writeFileSync(good, JSON.stringify(DEMO_CREDENTIALS));
     const bad = join(dir, 'bad.json');

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
 import { json, walkPages, type SuiteClient } from '../suites/client';
 import { exchange, opened } from '../support/raw-http';
+import { scratchDir } from '../support/scratch';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const children: ChildProcess[] = [];
@@ -63,7 +63,7 @@ describe('the Node server on a real loopback port', () => {
   });
 
   it('serves the credentials of CREDENTIALS_FILE instead of the demo store', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creds-'));
+    const dir = scratchDir('creds');
     const file = join(dir, 'credentials.json');
     writeFileSync(file, JSON.stringify({ projects: [{ id: 'acme', key_sha256: await sha256Hex('acme-secret-key'), resources: ['families'] }] }));
     const { port } = await startGateway({ CREDENTIALS_FILE: file });

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
+import { scratchDir } from '../support/scratch';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const children: ChildProcess[] = [];
@@ -103,7 +103,7 @@ describe('the Node entry at start-up (CONTRACT section 17)', () => {
   });
 
   it('a credential file with a misspelt list is refused naming the file and the key', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'creds-')), 'credentials.json');
+    const file = join(scratchDir('creds'), 'credentials.json');
     writeFileSync(file, JSON.stringify({ project: [{ id: 'acme', key_sha256: await sha256Hex('acme-key'), resources: '*' }] }));
     expectRefused(await start({ CREDENTIALS_FILE: file }), 'CREDENTIALS_FILE', /unknown key "project"/);
   });
@@ -111,7 +111,7 @@ describe('the Node entry at start-up (CONTRACT section 17)', () => {
   it('the start-up line says how many projects, clients and personal tokens the store holds', async () => {
     const demo = await start({});
     expect(demo.listening?.credentials).toEqual({ source: 'demo', projects: 2, clients: 1, personal_tokens: 1 });
-    const file = join(mkdtempSync(join(tmpdir(), 'creds-')), 'credentials.json');
+    const file = join(scratchDir('creds'), 'credentials.json');
     writeFileSync(
       file,
       JSON.stringify({
