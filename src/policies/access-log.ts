@@ -174,4 +174,3 @@ function registeredRoute(c: Context<AppEnv>): string {
   const path = routePath(c, -1);
   return path === '' || path.endsWith('*') ? UNMATCHED_ROUTE : path;
 }
-
