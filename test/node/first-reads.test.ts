@@ -148,6 +148,28 @@ describe('a first sorted page', () => {
     expect(answer).toEqual(await sorted('common_name', 'desc', 52)(reference));
     expect(read.map(kinds)).toEqual([['species.order'], ['species.records']]);
   });
+
+  it('past the last page reads no piece, even where every record of the order is stored in it (families)', async () => {
+    for (const page of [20, 21, 40]) {
+      const query = { order: [{ field: 'name', direction: 'asc' as const }], page };
+      const { answer, rounds: read } = await rounds(list('families', query));
+      expect(answer, `page ${page}`).toEqual(await list('families', query)(reference));
+      expect(answer!.items, `page ${page}`).toEqual([]);
+      expect(read, `page ${page}`).toEqual([]);
+    }
+  });
+
+  it("in id order reads the records' own chunks, which are that order (no copies are stored for it)", async () => {
+    for (const [direction, page] of [
+      ['asc', 1],
+      ['desc', 1],
+      ['asc', 30],
+    ] as const) {
+      const { answer, rounds: read } = await rounds(sorted('id', direction, page));
+      expect(answer, `id ${direction} page ${page}`).toEqual(await sorted('id', direction, page)(reference));
+      expect(read.map(kinds), `id ${direction} page ${page}`).toEqual([['species.records']]);
+    }
+  });
 });
 
 describe('a first detail', () => {
@@ -197,6 +219,16 @@ describe('a first detail', () => {
 
   it('of an unknown id reads where it would be, then the id index, and finds nothing', async () => {
     const { answer, rounds: read } = await rounds(get('ABBA99'));
+    expect(answer).toBeUndefined();
+    expect(read.map(kinds)).toEqual([['species.records'], ['species.ids']]);
+  });
+
+  it('of an id before every id reads nothing, and of an id longer than any record reads its chunk and the id index', async () => {
+    const before = await rounds(get('0'));
+    expect(before.answer).toBeUndefined();
+    expect(before.rounds).toEqual([]);
+    const long = `ZZ${'Z'.repeat(20_000)}`;
+    const { answer, rounds: read } = await rounds(get(long));
     expect(answer).toBeUndefined();
     expect(read.map(kinds)).toEqual([['species.records'], ['species.ids']]);
   });
@@ -261,6 +293,18 @@ describe('the layout the first reads rely on', () => {
       }
     }
     expect(differ).toEqual([]);
+  });
+
+  it('reads a window across two pieces of copies from both, in order', async () => {
+    const compiled = (new BundledSource(store) as unknown as { resources: Record<ResourceName, CompiledResource> }).resources.species;
+    for (const [offset, limit] of [
+      [30, 20],
+      [70, 60],
+    ]) {
+      const copied = await sortedRecords(compiled, 'common_name', 'asc', offset!, limit!);
+      const own = await compiled.records(await compiled.orderWindow('common_name', 'asc', offset!, limit!));
+      expect(copied && Buffer.concat(copied).toString('latin1'), `${offset}+${limit}`).toBe(Buffer.concat(own).toString('latin1'));
+    }
   });
 
   it('keeps every gram chunk within its byte budget, unless one gram alone is larger', () => {

@@ -134,6 +134,34 @@ describe('a match never spans two fields: the compiled search equals a per-field
     for (const q of queries) expect(await compiled(q), JSON.stringify(q)).toEqual(naive(q));
   });
 
+  it('a needle whose covering grams repeat (the same gram at two offsets) needs it at both', async () => {
+    // "anana": "ana" at offsets 0 and 2; "sasas", "inini" and "erere" likewise; "alalal" and "ississ" at 0 and 3.
+    for (const q of ['anana', 'sasas', 'inini', 'alalal', 'erere', 'ississ']) {
+      const ids = await compiled(q);
+      expect(ids, q).toEqual(naive(q));
+      // The repeated gram alone is found far more often than the needle.
+      expect(naive(fold(q).slice(0, 3)).length, q).toBeGreaterThan(ids.length);
+    }
+  });
+
+  it('a needle spelling the first key of a chunk of the search index answers as the oracle', async () => {
+    // Keys: three units packed below 2^48; two units from 2^48; one unit from 2^48 + 2^32.
+    const text = (key: number) =>
+      key >= 0x1000100000000
+        ? String.fromCharCode(key - 0x1000100000000)
+        : key >= 0x1000000000000
+          ? String.fromCharCode(Math.floor((key - 0x1000000000000) / 0x10000), (key - 0x1000000000000) % 0x10000)
+          : String.fromCharCode(Math.floor(key / 0x100000000), Math.floor(key / 0x10000) % 0x10000, key % 0x10000);
+    const fences = compiledSpecies().meta.gramFences;
+    const needles = fences.filter((_, k) => k % 25 === 0 || k === fences.length - 1).map(text);
+    expect(needles.length).toBeGreaterThan(20);
+    for (const q of needles) {
+      const ids = await compiled(q);
+      expect(ids, JSON.stringify(q)).toEqual(naive(q));
+      expect(ids.length, JSON.stringify(q)).toBeGreaterThan(0);
+    }
+  });
+
   it('the end of one field plus the start of the next matches only where one field holds it (ABBA)', async () => {
     // ABBA: scientific_name "Abies balsamea", common_name "balsam fir": "balsamea balsam" spans the two.
     const ids = await compiled('balsamea balsam');
