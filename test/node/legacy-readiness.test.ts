@@ -26,6 +26,18 @@ describe('GET /readyz with V1_ANSWER=legacy', () => {
     });
   });
 
+  it('asks the legacy backend under the request id of the /readyz request', async () => {
+    const app = migrationApp(legacy, { V1_ANSWER: 'legacy' });
+    const before = legacy.seen.length;
+    const res = await app.get('/readyz', {});
+    expect(res.status, await res.clone().text()).toBe(200);
+    const asked = legacy.seen.slice(before);
+    expect(asked.length).toBeGreaterThan(0);
+    const id = res.headers.get('Svc-Request-Id');
+    expect(id).toBeTruthy();
+    for (const seen of asked) expect(seen.headers['svc-request-id']).toBe(id);
+  });
+
   it('is 503 naming the legacy backend when it refuses the gateway credential (401)', async () => {
     const app = migrationApp(legacy, { V1_ANSWER: 'legacy', LEGACY_V1_AUTHORIZATION: 'Bearer not-the-one' });
     const r = await readyz(app);
