@@ -80,10 +80,11 @@ export async function observabilityCost(
     };
     // The processes are started in turns, one of each variant per turn, so that none is made of
     // only the first (or the last) processes started.
+    const metricsKind = { name: `metrics (METRICS_PORT, scraped every ${SCRAPE_MS / 1000} s)`, env: { METRICS_PORT: '0' }, at: dir };
     const kinds: Array<{ name: string; env: Record<string, string>; at: string }> = [
       { name: 'plain', env: {}, at: dir },
       { name: 'control (more plain gateways)', env: {}, at: dir },
-      { name: `metrics (METRICS_PORT, scraped every ${SCRAPE_MS / 1000} s)`, env: { METRICS_PORT: '0' }, at: dir },
+      metricsKind,
       { name: 'OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT)', env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, at: dir },
       ...BEFORE_DIRS.map((before) => ({ name: `other checkout (${before})`, env: {}, at: before })),
     ];
@@ -93,7 +94,7 @@ export async function observabilityCost(
     }
     const [plain, ...others] = started as [Server[], ...Server[][]];
     const variants = others.map((servers, i) => ({ name: kinds[i + 1]!.name, servers }));
-    const metered = others[1]!;
+    const metered = started[kinds.indexOf(metricsKind)]!;
     const metricsPorts = metered.map((s) => (JSON.parse(s.line) as { metrics?: { port: number } | null }).metrics?.port);
     if (metricsPorts.some((port) => !port)) throw new Error(`${dir}: the gateway does not announce a metrics listener`);
     scraping = setInterval(() => {
@@ -104,8 +105,7 @@ export async function observabilityCost(
         );
     }, SCRAPE_MS);
 
-    const groups = [plain, ...variants.map((v) => v.servers)];
-    const all = groups.flat();
+    const all = started.flat();
     for (const s of all) await load(s, paths, warmUpSeconds);
     /** slices[i][r]: process i of `all` in round r. */
     const slices: Stats[][] = all.map(() => []);

@@ -14,19 +14,28 @@ import type { Policy } from './policy';
  */
 const KNOWN = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+/** A set of methods a path serves, and its `Allow` spelling, each made once. */
+interface Served {
+  readonly methods: ReadonlySet<string>;
+  readonly allow: string;
+}
+const served = (...methods: string[]): Served => ({ methods: new Set(methods), allow: methods.join(', ') });
+const TOKEN_METHODS = served('POST');
+const READ_METHODS = served('GET', 'HEAD');
+const READ_AND_PREFLIGHT_METHODS = served('GET', 'HEAD', 'OPTIONS');
+
 /**
- * The methods a path serves, its `Allow`: POST at the token endpoint; elsewhere GET and HEAD, and
- * OPTIONS where CORS preflights are answered. The descriptions list exactly these operations.
+ * The methods a path serves: POST at the token endpoint; elsewhere GET and HEAD, and OPTIONS where
+ * CORS preflights are answered. The descriptions list exactly these operations.
  */
-export function allowedMethods(path: string, version: Version | undefined, base: string): string {
-  if (path === TOKEN_PATH) return 'POST';
-  return answersPreflight(version, base, path) ? 'GET, HEAD, OPTIONS' : 'GET, HEAD';
+function servedAt(path: string, version: Version | undefined, base: string): Served {
+  if (path === TOKEN_PATH) return TOKEN_METHODS;
+  return answersPreflight(version, base, path) ? READ_AND_PREFLIGHT_METHODS : READ_METHODS;
 }
 
-/** Whether `method` is one of `allowedMethods` of the path, asked without spelling them. */
-function serves(path: string, version: Version | undefined, base: string, method: string): boolean {
-  if (path === TOKEN_PATH) return method === 'POST';
-  return method === 'GET' || method === 'HEAD' || (method === 'OPTIONS' && answersPreflight(version, base, path));
+/** The methods a path serves, as its `Allow`. */
+export function allowedMethods(path: string, version: Version | undefined, base: string): string {
+  return servedAt(path, version, base).allow;
 }
 
 /** The same for a bare path, before any policy has resolved its version (Node's CONNECT). */
@@ -59,7 +68,7 @@ export const unknownMethods = (): Policy => ({
  */
 export const servedMethods = (): Policy => ({
   before(c) {
-    if (!serves(c.req.path, c.get('version'), c.get('base'), c.req.method)) refuse(c);
+    if (!servedAt(c.req.path, c.get('version'), c.get('base')).methods.has(c.req.method)) refuse(c);
     return undefined;
   },
 });
