@@ -10,14 +10,23 @@
  *   checkouts' gateways, for what a change costs (trace context has no switch: it is measured
  *   against the code before it).
  *
- * Every variant runs as `BENCH_INSTANCES` processes (3). Each round drives every process for
- * `BENCH_PAIR_SECONDS` in an order rotated by one per round, so a trend in the machine's load
- * weighs on all alike; each variant's ratios are taken against the plain gateways of the same round.
+ * Every variant runs in `BENCH_INSTANCES` processes (3), and in each of them beside a plain
+ * gateway: a process hosts one gateway of every variant (`bench/gateway-host.mjs`), each its own
+ * copy of the built code, so a variant is compared with the plain gateway of its own process (two
+ * processes of the same build can differ by 10 % for as long as they live; copies in one process
+ * meet the same heap, collector and machine). The OTLP variant runs in processes of its own: its
+ * exporter works on timers, which would bill its work to whichever gateway is driven then.
+ * Each round drives every gateway for `BENCH_PAIR_SECONDS` in an order rotated by one per round,
+ * so a trend in the machine's load weighs on all alike.
  */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { added, type Stats } from './load-stats';
-import { pinning, productionArgs, type Server, startGateway } from './processes';
+import { type HostedGateway, pinning, type Server, startGatewayHost } from './processes';
 
 interface VariantResult {
   name: string;
@@ -27,19 +36,15 @@ interface VariantResult {
   /** The same ratio per round, sorted. */
   rpsRounds: number[];
   cpuRounds: number[];
-  /** Each of the variant's processes' CPU µs per request over the plain gateways'. */
-  cpuInstances: number[];
+  /** req/s over the plain gateway's in each process (or, for a variant in processes of its own, the plain gateway of the same turn). */
+  rpsInstances: number[];
 }
 
 const ROUNDS = Number(process.env.BENCH_PAIRS ?? 20);
 const ROUND_SECONDS = Number(process.env.BENCH_PAIR_SECONDS ?? 1);
 const SCRAPE_MS = Number(process.env.BENCH_SCRAPE_MS ?? 15_000);
 const BEFORE_DIRS = process.env.BENCH_BEFORE_DIR?.split(',').filter(Boolean) ?? [];
-/**
- * Processes of each variant. Two processes of the same code can differ by several per cent for
- * as long as they live (what the JIT made of them, where their heap landed), so one of each
- * compares processes as much as variants.
- */
+/** Processes hosting the variants: each holds one gateway of every variant but OTLP. */
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 3);
 
 /** A stand-in OTLP/HTTP collector: answers every export with 200 and counts them. */
@@ -56,6 +61,32 @@ async function otlpReceiver(): Promise<{ server: HttpServer; url: string; export
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, exports: () => exports };
 }
 
+/** Student's t for a two-sided 95 % interval with `df` degrees of freedom (from a table to 10, then within 0.2 % of it). */
+const T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
+const t95 = (df: number) => T95[df - 1] ?? 1.96 + 2.5 / df;
+
+/** The mean of `xs` and its 95 % interval, as `mean (low-high)`: what the processes' ratios say of the variant's. */
+function meanInterval(xs: number[]): string {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  if (xs.length < 2) return mean.toFixed(3);
+  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1));
+  const half = (t95(xs.length - 1) * sd) / Math.sqrt(xs.length);
+  return `${mean.toFixed(3)} (${(mean - half).toFixed(3)}-${(mean + half).toFixed(3)})`;
+}
+
+/**
+ * A copy of the tree at `dir` without trace context: its sources with
+ * `bench/without-trace-context.patch` applied, the data and packages linked. The caller removes it.
+ */
+function withoutTraceContext(dir: string): string {
+  const copy = mkdtempSync(join(tmpdir(), 'bench-untraced-'));
+  for (const part of ['src', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json']) cpSync(join(dir, part), join(copy, part), { recursive: true });
+  for (const part of ['node_modules', 'fixtures', 'generated']) symlinkSync(join(dir, part), join(copy, part));
+  const applied = spawnSync('git', ['apply', join(dir, 'bench/without-trace-context.patch')], { cwd: copy, encoding: 'utf8' });
+  if (applied.status !== 0) throw new Error(`bench/without-trace-context.patch no longer applies to ${dir}/src: update it (${applied.stderr.trim()})`);
+  return copy;
+}
+
 const median = (xs: number[]) => (xs[(xs.length - 1) >> 1]! + xs[xs.length >> 1]!) / 2;
 
 /**
@@ -68,29 +99,31 @@ export async function observabilityCost(
   load: (server: Server, paths: string[], seconds: number) => Promise<Stats>,
   warmUpSeconds: number,
 ): Promise<string> {
-  const args = productionArgs(dir);
   const receiver = await otlpReceiver();
-  const servers: Server[] = [];
+  const untraced = withoutTraceContext(dir);
+  const started: Server[][] = [];
   let scraping: ReturnType<typeof setInterval> | undefined;
   try {
-    const start = async (name: string, env: Record<string, string>, at = dir) => {
-      const s = await startGateway(name, env, at === dir ? args : productionArgs(at), at);
-      servers.push(s);
-      return s;
-    };
-    // The processes are started in turns, one of each variant per turn, so that none is made of
-    // only the first (or the last) processes started.
-    const metricsKind = { name: `metrics (METRICS_PORT, scraped every ${SCRAPE_MS / 1000} s)`, env: { METRICS_PORT: '0' }, at: dir };
-    const kinds: Array<{ name: string; env: Record<string, string>; at: string }> = [
-      { name: 'plain', env: {}, at: dir },
-      { name: 'control (more plain gateways)', env: {}, at: dir },
+    const metricsKind = { name: `metrics (METRICS_PORT, scraped every ${SCRAPE_MS / 1000} s)`, env: { METRICS_PORT: '0' }, dir, own: false };
+    const untracedKind = { name: 'without trace context (nor metrics)', env: {}, dir: untraced, own: false };
+    const kinds: Array<HostedGateway & { name: string; own: boolean }> = [
+      { name: 'plain', env: {}, dir, own: false },
+      { name: 'control (another plain gateway)', env: {}, dir, own: false },
       metricsKind,
-      { name: 'OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT)', env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, at: dir },
-      ...BEFORE_DIRS.map((before) => ({ name: `other checkout (${before})`, env: {}, at: before })),
+      untracedKind,
+      ...BEFORE_DIRS.map((before) => ({ name: `other checkout (${before})`, env: {}, dir: before, own: false })),
+      { name: 'OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT), own processes', env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, dir, own: true },
     ];
-    const started: Server[][] = kinds.map(() => []);
+    const hosted = kinds.filter((kind) => !kind.own);
+    // started[i][k]: the gateway of kinds[i] in turn k.
+    for (const _ of kinds) started.push([]);
     for (let k = 0; k < INSTANCES; k++) {
-      for (const [i, kind] of kinds.entries()) started[i]!.push(await start(`${kind.name} ${k + 1}`, kind.env, kind.at));
+      // Each process starts its gateways in an order rotated by one, so that no variant is always
+      // the first one (or the last) to be loaded and warmed in its process.
+      const order = hosted.map((_, j) => hosted[(j + k) % hosted.length]!);
+      const shared = await startGatewayHost(`variants ${k + 1}`, order);
+      for (const [j, kind] of order.entries()) started[kinds.indexOf(kind)]![k] = shared[j]!;
+      for (const kind of kinds.filter((kind) => kind.own)) started[kinds.indexOf(kind)]![k] = (await startGatewayHost(`${kind.name} ${k + 1}`, [kind]))[0]!;
     }
     const [plain, ...others] = started as [Server[], ...Server[][]];
     const variants = others.map((servers, i) => ({ name: kinds[i + 1]!.name, servers }));
@@ -128,24 +161,31 @@ export async function observabilityCost(
         cpu: mine.cpuUs / base.cpuUs,
         rpsRounds: rounds.map(([a, b]) => a.rps / b.rps).sort((a, b) => a - b),
         cpuRounds: rounds.map(([a, b]) => a.cpuUs / b.cpuUs).sort((a, b) => a - b),
-        cpuInstances: of(v.servers).map((mine) => added(mine).cpuUs / base.cpuUs),
+        rpsInstances: of(v.servers).map((mine, k) => added(mine).rps / added(of(plain)[k]!).rps),
       };
     });
     const f = (n: number) => n.toFixed(3);
     const lines = [
-      `\nv2 page, observability on / off: ${INSTANCES} processes of each variant, ${ROUNDS} rounds of ${ROUND_SECONDS} s on each process, order rotated each round, ${pinning()}; plain gateway ${base.rps.toFixed(0)} req/s, ${base.cpuUs.toFixed(1)} µs CPU/request`,
-      '| variant / plain | req/s (totals) | req/s per round: median, range | CPU µs/request (totals) | CPU per round: median | CPU of each process |',
-      '|---|---:|---|---:|---:|---|',
+      `\nv2 page, observability on / off: ${INSTANCES} processes each hosting a gateway of every variant (OTLP: processes of its own), ${ROUNDS} rounds of ${ROUND_SECONDS} s on each process, order rotated each round, ${pinning()}; plain gateway ${base.rps.toFixed(0)} req/s, ${base.cpuUs.toFixed(1)} µs CPU/request`,
+      '| variant / plain | req/s (totals) | req/s per round: median, range | CPU µs/request (totals) | CPU per round: median | req/s in each process | processes: mean (95 % interval) |',
+      '|---|---:|---|---:|---:|---|---|',
       ...results.map(
         (v) =>
-          `| ${v.name} | ${f(v.rps)} | ${f(median(v.rpsRounds))}, ${f(v.rpsRounds[0]!)}-${f(v.rpsRounds.at(-1)!)} | ${f(v.cpu)} | ${f(median(v.cpuRounds))} | ${v.cpuInstances.map(f).join(', ')} |`,
+          `| ${v.name} | ${f(v.rps)} | ${f(median(v.rpsRounds))}, ${f(v.rpsRounds[0]!)}-${f(v.rpsRounds.at(-1)!)} | ${f(v.cpu)} | ${f(median(v.cpuRounds))} | ${v.rpsInstances.map(f).join(', ')} | ${meanInterval(v.rpsInstances)} |`,
       ),
+      // CONTRACT section 20's figure: metrics and trace context against neither, process by process.
+      ...[untracedKind, ...kinds.filter((kind) => BEFORE_DIRS.includes(kind.dir))].map((kind) => {
+        const other = started[kinds.indexOf(kind)]!;
+        const perProcess = metered.map((s, k) => added(of([s])[0]!).rps / added(of([other[k]!])[0]!).rps);
+        return `metrics gateway / ${kind.name}, req/s: ${f(total(metered).rps / total(other).rps)} by totals; in each process ${perProcess.map(f).join(', ')}; their mean (95 % interval) ${meanInterval(perProcess)}`;
+      }),
       `OTLP exports received: ${receiver.exports()}`,
     ];
     return lines.join('\n');
   } finally {
     if (scraping) clearInterval(scraping);
-    for (const s of servers) s.child.kill('SIGTERM');
+    for (const child of new Set(started.flat().map((s) => s.child))) child.kill('SIGTERM');
     receiver.server.close();
+    rmSync(untraced, { recursive: true, force: true });
   }
 }

@@ -98,6 +98,37 @@ export function productionArgs(dir: string = ROOT): string[] {
   return args;
 }
 
+/** One gateway of a `gatewayHost`: a built checkout and its environment (over the benchmark's). */
+export interface HostedGateway {
+  dir: string;
+  env: Record<string, string>;
+}
+
+/**
+ * Starts `gateways` in one Node process (`bench/gateway-host.mjs`), each on a port chosen here,
+ * under the production command line's Node flags; resolves once every one listens, with a Server
+ * per gateway in the order given (they share the child).
+ */
+export async function startGatewayHost(name: string, gateways: HostedGateway[]): Promise<Server[]> {
+  const flags = productionArgs(ROOT).slice(0, -1);
+  for (const g of gateways) productionArgs(g.dir); // built, as `npm start` would have it
+  const ports: number[] = [];
+  for (const _ of gateways) ports.push(await freePort());
+  const hosted = gateways.map((g, i) => ({ dir: g.dir, env: { ...BENCH_GATEWAY_ENV, ...g.env, PORT: String(ports[i]) } }));
+  const announced = new Map<number, string>();
+  const last = await startServer(name, [...flags, join(ROOT, 'bench/gateway-host.mjs')], { BENCH_GATEWAYS: JSON.stringify(hosted) }, (line) => {
+    const url = gatewayUrl(line);
+    if (url === undefined) return undefined;
+    announced.set((JSON.parse(line) as { port: number }).port, line);
+    return announced.size === gateways.length ? url : undefined;
+  });
+  return ports.map((port) => {
+    const line = announced.get(port);
+    if (line === undefined) throw new Error(`${name}: no gateway announced port ${port}`);
+    return { ...last, url: `http://127.0.0.1:${port}`, line };
+  });
+}
+
 /** `args` of a Node command line (flags, then the script) with `flags` added before the script. */
 export function withNodeFlags(args: string[], ...flags: string[]): string[] {
   return [...args.slice(0, -1), ...flags, ...args.slice(-1)];
