@@ -4,6 +4,7 @@
  * prom-client's own labelled `Counter.inc` and `Histogram.observe` for the same observation.
  * A ratio to set beside a v2 page's CPU per request (`npm run bench:http`).
  */
+import * as client from 'prom-client';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { durationBuckets, PrometheusMetrics } from '../src/node/prometheus';
 import type { RequestObservation } from '../src/services/metrics';
@@ -26,7 +27,7 @@ const observation = (i: number): RequestObservation => ({
 });
 const inputs = Array.from({ length: 64 }, (_, i) => observation(i));
 
-const ours = new PrometheusMetrics({ timeoutMs: 5000, build: { version: 'bench', dataset: 'bench' }, runtime: false });
+const ours = new PrometheusMetrics(client, { timeoutMs: 5000, build: { version: 'bench', dataset: 'bench' }, runtime: false });
 const registry = new Registry();
 const counter = new Counter({ name: 'c_total', help: 'c', labelNames: ['version', 'route', 'method', 'status', 'answered_by'], registers: [registry] });
 const histogram = new Histogram({ name: 'h_seconds', help: 'h', labelNames: ['version', 'route'], buckets: durationBuckets(5000), registers: [registry] });

@@ -166,8 +166,8 @@ function packageVersion(): string {
 async function metricsListener(config: Config, dataset: string): Promise<{ metrics: PrometheusMetrics; at: { host: string; port: number } } | undefined> {
   const { port, host } = config.metrics;
   if (port === undefined) return undefined;
-  const [{ PrometheusMetrics }, { createMetricsServer }] = await Promise.all([import('./node/prometheus'), import('./node/metrics-server')]);
-  const metrics = new PrometheusMetrics({ timeoutMs: config.upstream.timeoutMs, build: { version: packageVersion(), dataset } });
+  const [{ prometheusMetrics }, { createMetricsServer }] = await Promise.all([import('./node/prometheus'), import('./node/metrics-server')]);
+  const metrics = await prometheusMetrics({ timeoutMs: config.upstream.timeoutMs, build: { version: packageVersion(), dataset } });
   const server = createMetricsServer(metrics);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {

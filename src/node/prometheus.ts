@@ -4,7 +4,7 @@
  * (versions, route templates, methods it knows, statuses it answers, fixed outcome names):
  * no caller, credential, id or raw path ever becomes a label value.
  */
-import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
+import type { Counter, Metric, Registry } from 'prom-client';
 import type {
   BackendName,
   BackendOutcome,
@@ -60,9 +60,21 @@ export interface PrometheusOptions {
   runtime?: boolean;
 }
 
+/** prom-client's module: loaded by `prometheusMetrics` only when metrics are on. */
+export type PromClient = typeof import('prom-client');
+
+/**
+ * Prometheus metrics with prom-client loaded now: a gateway without `METRICS_PORT` never loads it
+ * (a dynamic import of the package itself, which the production bundle keeps dynamic; a static one
+ * would load it with the bundle, 13 MB and tens of milliseconds at every start).
+ */
+export async function prometheusMetrics(options: PrometheusOptions): Promise<PrometheusMetrics> {
+  return new PrometheusMetrics(await import('prom-client'), options);
+}
+
 /** Prometheus metrics for one gateway process; `text()` is the `/metrics` body. */
 export class PrometheusMetrics implements Metrics {
-  readonly registry = new Registry();
+  readonly registry: Registry;
   // Recorded on every request (or backend call): plain-number families (./families).
   private readonly requests: CounterFamily;
   private readonly duration: HistogramFamily;
@@ -82,7 +94,8 @@ export class PrometheusMetrics implements Metrics {
    */
   private readonly routes = new Map<string, Map<string, RouteSeries>>();
 
-  constructor(options: PrometheusOptions) {
+  constructor({ Counter, Gauge, Registry, collectDefaultMetrics }: PromClient, options: PrometheusOptions) {
+    this.registry = new Registry();
     const registers = [this.registry];
     const buckets = durationBuckets(options.timeoutMs);
     const family = <F extends Family>(f: F): F => {

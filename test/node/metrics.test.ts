@@ -2,6 +2,7 @@
  * Prometheus metrics (CONTRACT section 20), in process: what the gateway records where it knows
  * the facts, and that no caller, credential, id, query or raw path ever becomes a series.
  */
+import * as promClient from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { durationBuckets, PrometheusMetrics } from '../../src/node/prometheus';
 import { MemoryResponseCache, UpstreamSource } from '../../src/services/upstream/index';
@@ -10,7 +11,7 @@ import { DEMO, NOW, testApp } from '../support/harness';
 import { fakePage, fakesClosedAfterEach, pageOf, sendJson, sleep, TEST_TUNING } from '../support/upstream';
 import { LEGACY_AUTHORIZATION, legacyV1, type LegacyV1 } from '../support/legacy-v1';
 
-const newMetrics = () => new PrometheusMetrics({ timeoutMs: 5000, build: { version: 'test', dataset: 'test' }, runtime: false });
+const newMetrics = () => new PrometheusMetrics(promClient, { timeoutMs: 5000, build: { version: 'test', dataset: 'test' }, runtime: false });
 
 /** Every series of the registry as `name{label="value",...}` with its value. */
 async function series(metrics: PrometheusMetrics): Promise<Map<string, number>> {
@@ -121,7 +122,7 @@ describe('buckets', () => {
   });
 
   it('a request that ran into the deadline falls in a finite bucket of its own', async () => {
-    const metrics = new PrometheusMetrics({ timeoutMs: 5000, build: { version: 't', dataset: 't' }, runtime: false });
+    const metrics = new PrometheusMetrics(promClient, { timeoutMs: 5000, build: { version: 't', dataset: 't' }, runtime: false });
     metrics.backendCall('upstream', 'timeout', 5003);
     const all = await series(metrics);
     expect(value(all, 'gateway_backend_call_duration_seconds_bucket', 'le="5",backend="upstream",outcome="timeout"')).toBe(0);

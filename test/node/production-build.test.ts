@@ -127,6 +127,26 @@ describe('the production build (CONTRACT section 17)', () => {
       importedPackages(bundle).filter((p) => !dependencies.includes(p)),
       'packages the bundle imports outside `dependencies`',
     ).toEqual([]);
+    // Packages only some configurations use (METRICS_PORT, REDIS_URL) are loaded when one does:
+    // importing the bundle loads neither (a package imported statically anywhere in it would be).
+    // The same probe sees prom-client once it is imported, so an empty answer is not a blind one.
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { createRequire } = await import('node:module');
+const loaded = () => Object.keys(createRequire(${JSON.stringify(join(copy, 'package.json'))}).cache).filter((f) => f.includes('/node_modules/prom-client/') || f.includes('/node_modules/ioredis/')).length;
+await import(${JSON.stringify(join(copy, 'dist/node.js'))});
+const withBundle = loaded();
+await import('prom-client');
+console.log(JSON.stringify({ withBundle, afterImport: loaded() }));`,
+      ],
+      { cwd: copy, encoding: 'utf8' },
+    );
+    expect(probe.status, probe.stderr).toBe(0);
+    expect(JSON.parse(probe.stdout), 'modules of prom-client and ioredis loaded').toEqual({ withBundle: 0, afterImport: expect.any(Number) });
+    expect(JSON.parse(probe.stdout).afterImport).toBeGreaterThan(0);
 
     // Production: the same tree with only `dependencies` installed (from the npm cache, no network).
     expect(lstatSync(join(copy, 'node_modules')).isSymbolicLink()).toBe(true);
