@@ -10,7 +10,8 @@ import { fold } from '../src/core/text';
 import type { Dataset } from '../src/core/records';
 import { BundledSource } from '../src/services/bundled/bundled-source';
 import { resourceSpecs } from '../src/services/bundled/compile/spec';
-import { pieceStore, type PieceIndex } from '../src/services/bundled/compiled/store';
+import type { PieceIndex } from '../src/services/bundled/compiled/piece-index';
+import { pieceStore } from '../src/services/bundled/compiled/store';
 import type { RecordSource } from '../src/services/record-source';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';

@@ -21,7 +21,8 @@ import { compileDataset } from '../src/services/bundled/compile/index';
 import { hotSections } from '../src/services/bundled/compile/hot';
 import { readContainer, writeContainer } from '../src/services/bundled/compiled/container';
 import type { CompiledMeta } from '../src/services/bundled/compiled/layout';
-import { pieceName, type PieceIndex } from '../src/services/bundled/compiled/store';
+import { pieceName } from '../src/services/bundled/compiled/store';
+import { pieceIndex, type PieceIndex } from '../src/services/bundled/compiled/piece-index';
 import { parseDatasetLines } from '../src/services/bundled/dataset-lines';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,6 +37,7 @@ const COMPILER_SOURCES = [
   'src/services/bundled/compile',
   'src/services/bundled/compiled/layout.ts',
   'src/services/bundled/compiled/container.ts',
+  'src/services/bundled/compiled/piece-index.ts',
   'src/core/text.ts',
   'src/core/hash.ts',
   'src/core/resources.ts',
@@ -82,7 +84,6 @@ function main(argv: string[]): void {
 
   // Stage 4 wrote one container; on disk each section is a piece, for readers that load only what they need.
   const container = readContainer<CompiledMeta>(artifact);
-  const index: PieceIndex = { meta: container.meta, sections: {} };
   rmSync(INDEX, { force: true });
   rmSync(ASSETS, { recursive: true, force: true });
   mkdirSync(ASSETS, { recursive: true });
@@ -91,14 +92,17 @@ function main(argv: string[]): void {
   writeFileSync(CONTAINER, artifact);
   for (const name of container.names) {
     const data = container.section(name);
-    index.sections[name] = { type: typeName(data), length: data.length };
     writeFileSync(join(ASSETS, pieceName(name)), new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   }
   writeFileSync(HOT, writeContainer(null, Object.fromEntries(hotSections(container.meta).map((name) => [name, container.section(name)]))));
   // The index last: its presence and `inputs` say the pieces are complete and current.
+  const index = pieceIndex(
+    container.meta,
+    container.names.map((name) => [name, typeName(container.section(name))] as const),
+  );
   writeFileSync(INDEX, JSON.stringify(index));
   process.stdout.write(
-    `compiled ${FIXTURE.slice(ROOT.length + 1)} into generated/ (${artifact.byteLength} bytes, ${Object.keys(index.sections).length} pieces) in ${Math.round(performance.now() - started)} ms\n`,
+    `compiled ${FIXTURE.slice(ROOT.length + 1)} into generated/ (${artifact.byteLength} bytes, ${container.names.length} pieces) in ${Math.round(performance.now() - started)} ms\n`,
   );
 }
 

@@ -40,7 +40,7 @@ interface Env extends Cloudflare.Env {}
 
 /** The index of the compiled dataset's pieces (`npm run compile:data`), bundled into the worker. */
 declare module '*/generated/taxa.index.json' {
-  const index: import('../services/bundled/compiled/store').PieceIndex;
+  const index: import('../services/bundled/compiled/piece-index').PieceIndex;
   export default index;
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BundledSource } from '../../src/services/bundled/bundled-source';
-import type { PieceIndex } from '../../src/services/bundled/compiled/store';
+import type { PieceIndex } from '../../src/services/bundled/compiled/piece-index';
 import { fileStore } from '../../src/node';
 import type { RecordSource, ResourceName } from '../../src/services/record-source';
 import { INDEX, inputsDigest } from '../../scripts/compile-data';

@@ -1,5 +1,6 @@
 import { byteLengthOf, entryOf, readContainer, readHeader, TYPED, type SectionData, type SectionType } from './container';
 import type { CompiledMeta } from './layout';
+import { type PieceIndex, pieceType } from './piece-index';
 
 /**
  * Where the sections of a compiled dataset come from: one buffer in memory (Node, tests), or
@@ -51,12 +52,6 @@ export function fileContainerStore(readAt: (offset: number, length: number) => U
   };
 }
 
-/** The index of the sections published as separate pieces (the Workers Static Assets layout). */
-export interface PieceIndex {
-  meta: CompiledMeta;
-  sections: Record<string, { type: SectionType; length: number }>;
-}
-
 /** File name of a section piece. */
 export const pieceName = (section: string) => `${section}.bin`;
 
@@ -75,9 +70,9 @@ export function pieceStore(index: PieceIndex, fetchPiece: (name: string) => Prom
       if (held.has(name)) return local!.section(name);
       let loading = pending.get(name);
       if (!loading) {
-        const entry = index.sections[name];
-        if (!entry) throw new Error(`compiled dataset has no section ${name}`);
-        loading = fetchPiece(pieceName(name)).then((buffer) => viewAs(entry.type, new Uint8Array(buffer)));
+        const type = pieceType(index, name);
+        if (!type) throw new Error(`compiled dataset has no section ${name}`);
+        loading = fetchPiece(pieceName(name)).then((buffer) => viewAs(type, new Uint8Array(buffer)));
         const done = () => void pending.delete(name);
         loading.then(done, done);
         pending.set(name, loading);
