@@ -15,6 +15,10 @@ describe('the access line time', () => {
       Date.UTC(2026, 10, 27, 0, 0, 0, 7),
       Date.UTC(2026, 10, 27, 0, 0, 0, 7), // the same millisecond twice
       Date.UTC(2026, 10, 27, 0, 0, 0, 42),
+      Date.UTC(2026, 10, 27, 0, 0, 0, 9), // either side of two and of three digits of milliseconds
+      Date.UTC(2026, 10, 27, 0, 0, 0, 10),
+      Date.UTC(2026, 10, 27, 0, 0, 0, 99),
+      Date.UTC(2026, 10, 27, 0, 0, 0, 100),
       Date.UTC(2026, 10, 27, 0, 0, 1, 100),
       Date.UTC(2026, 10, 27, 0, 0, 0, 999), // back in time: the second spelled again
       0,

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTraceparent } from '../../src/core/trace-context';
+import { formatTraceparent, parseTraceparent } from '../../src/core/trace-context';
 import type { LogLine } from '../../src/env';
 import { startGatewayProcess } from '../support/gateway-process';
 import { DEMO, json, testApp } from '../support/harness';
@@ -57,11 +57,29 @@ describe('parsing traceparent (W3C Trace Context, version 00)', () => {
     ['a short trace id', `00-${TRACE.slice(1)}-${PARENT}-01`],
     ['a non-hex parent id', `00-${TRACE}-${PARENT.slice(1)}g-01`],
     ['wrong separators', `00_${TRACE}_${PARENT}_01`],
+    ['a wrong separator after the version', `00_${TRACE}-${PARENT}-01`],
+    ['a wrong separator after the trace id', `00-${TRACE}_${PARENT}-01`],
+    ['a wrong separator after the parent id', `00-${TRACE}-${PARENT}_01`],
+    ['a non-hex version', `0g-${TRACE}-${PARENT}-01`],
+    ['non-hex flags', `00-${TRACE}-${PARENT}-0g`],
+    ['a later version of 54 characters', `01-${TRACE}-${PARENT}-1`],
     ['two headers joined', `${INCOMING}, 00-${TRACE}-${PARENT}-00`],
     ['a one-digit flag', `00-${TRACE}-${PARENT}-1`],
     ['nothing', ''],
   ])('refuses %s', (_name, header) => {
     expect(parseTraceparent(header)).toBeUndefined();
+  });
+});
+
+describe('writing traceparent', () => {
+  it.each([
+    [1, '01'],
+    [0, '00'],
+    [9, '01'],
+    [2, '00'],
+    [0xff, '01'],
+  ])('passes on only the sampled bit of flags %i, as %s', (flags, written) => {
+    expect(formatTraceparent(TRACE, PARENT, flags)).toBe(`00-${TRACE}-${PARENT}-${written}`);
   });
 });
 

@@ -207,6 +207,9 @@ describe('pages-of-ten', () => {
     expect(() => collectionEnvelope(page(33, 316), '/v1/species', url)).toThrow(/past the last page \(32\)/);
     expect(collectionEnvelope(page(1, 0), '/v1/species', url).links).toEqual({ self: '/v1/species?q=oak&page=1' });
     expect(() => collectionEnvelope(page(2, 0), '/v1/species', url)).toThrow(ApiError);
+    // The legacy credentials a v1 caller may put in the query never reach a link; other names stay.
+    const withCredentials = 'https://localhost/v1/species?key=s3cret&q=oak&token=t0ken&keys=1&page=2';
+    expect(collectionEnvelope(page(2, 316), '/v1/species', withCredentials).links).toMatchObject({ self: '/v1/species?q=oak&keys=1&page=2' });
   });
 });
 

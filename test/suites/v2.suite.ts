@@ -70,6 +70,17 @@ export function v2Suite(client: () => SuiteClient) {
       expect(body.links.first).toBe('/v2/species?order[scientific_name]=desc&q=abies&page=1&utm=x');
     });
 
+    it('drops empty pairs from links and keeps escapes, even malformed ones, as the caller wrote them', async () => {
+      const body = await json(await get('/v2/species?&q=fir&&%7Ex=a%2Bb&%zz=1&page=1&'));
+      expect(body.links, JSON.stringify(body)).toMatchObject({
+        self: '/v2/species?q=fir&%7Ex=a%2Bb&%zz=1&page=1',
+        first: '/v2/species?q=fir&%7Ex=a%2Bb&%zz=1&page=1',
+      });
+      expect(body.links.next).toMatch(/^\/v2\/species\?q=fir&%7Ex=a%2Bb&%zz=1&page=2$/);
+      const bare = await json(await get('/v2/species?q=fir&order[slug]'));
+      expect(bare.detail, JSON.stringify(bare)).toBe('"order[slug]" must be asc or desc.');
+    });
+
     it('searches case- and accent-insensitively across names, vernacular names and synonyms', async () => {
       const totals = await Promise.all(
         ['érable', 'ERABLE', 'Erable'].map(async (q) => (await json(await get(`/v2/species?q=${encodeURIComponent(q)}`))).meta.total),
@@ -152,6 +163,33 @@ export function v2Suite(client: () => SuiteClient) {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(body.code).toBe('svc/invalidParameter');
       expect(body.detail).toContain(mention);
+    });
+
+    // The detail a client reads, in full, for each refused parameter (CONTRACT section 4).
+    it.each([
+      ['page twice', 'page=1&page=2', '"page" may be given only once.'],
+      ['q twice', 'q=fir&q=oak', '"q" may be given only once.'],
+      ['a long page, cut at 20 characters', `page=${'9'.repeat(30)}`, `"page" must be a positive whole number (got "${'9'.repeat(20)}").`],
+      ['q of 201 characters', `q=${'a'.repeat(201)}`, '"q" may be at most 200 characters long.'],
+      ['a field species has not', 'order[color]=asc', '"order[color]": species can be ordered by scientific_name, common_name, slug, year, id.'],
+      [
+        'a long field, cut at 40 characters',
+        `order[${'f'.repeat(50)}]=asc`,
+        `"order[${'f'.repeat(40)}]": species can be ordered by scientific_name, common_name, slug, year, id.`,
+      ],
+      ['a direction other than asc or desc', 'order[slug]=up', '"order[slug]" must be asc or desc.'],
+      ['a field twice', 'order[year]=desc&order[year]=desc', '"order[year]" may be given only once.'],
+    ])('refuses %s with the detail naming it', async (_, query, detail) => {
+      const res = await get(`/v2/species?${query}`);
+      const body = await json(res);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(body.detail).toBe(detail);
+    });
+
+    it('reads an empty q as no search, and order[] and other names as unknown parameters', async () => {
+      const body = await json(await get('/v2/species?q=&order=asc&order[]x=asc&xorder[slug]=desc'));
+      expect(body.meta.total, JSON.stringify(body.meta)).toBe(32800);
+      expect(body.data[0].id).toBe((await json(await get('/v2/species'))).data[0].id);
     });
 
     it('accepts q of exactly 200 characters and ignores unknown parameters', async () => {
