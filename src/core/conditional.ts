@@ -27,7 +27,9 @@ export function parseHttpDate(value: string): number | undefined {
   if (!parts) return undefined;
   const [year, month, day, hh, mm, ss] = parts;
   const mon = MONTHS.indexOf(month);
-  const time = Date.UTC(Number(year), mon, Number(day), Number(hh), Number(mm), Number(ss));
+  // A leap second (23:59:60, the only place one occurs) is its minute's last representable second:
+  // Date would roll it into the next day, which the day check below would then refuse.
+  const time = Date.UTC(Number(year), mon, Number(day), Number(hh), Number(mm), Math.min(Number(ss), 59));
   const check = new Date(time);
   // Reject impossible dates (31 Feb) rather than letting Date roll them over.
   if (mon < 0 || check.getUTCDate() !== Number(day) || Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 60) return undefined;

@@ -19,4 +19,10 @@ describe('an HTTP-date', () => {
   ])('the two-digit year of %j is read within 1970-2069', (text, instant) => {
     expect(parseHttpDate(text)).toBe(instant);
   });
+
+  it("a leap second is its minute's last second, not the next day", () => {
+    expect(parseHttpDate('Wed, 31 Dec 2008 23:59:60 GMT')).toBe(Date.UTC(2008, 11, 31, 23, 59, 59));
+    expect(parseHttpDate('Wednesday, 31-Dec-08 23:59:60 GMT')).toBe(Date.UTC(2008, 11, 31, 23, 59, 59));
+    expect(parseHttpDate('Wed, 31 Dec 2008 23:59:61 GMT')).toBeUndefined();
+  });
 });

@@ -78,6 +78,7 @@ export function conditionalSuite(client: () => SuiteClient): void {
       ['Wed Apr  1 00:00:00 2026', 304],
       ['Thu, 19 Mar 2026 23:59:59 GMT', 304],
       ['Thu, 19 Mar 2026 12:30:60 GMT', 304],
+      ['Thu, 31 Dec 2026 23:59:60 GMT', 304],
       ['Thu, 19 Mar 2026 12:30:61 GMT', 200],
       ['Thu, 19 Mar 2026 23:60:00 GMT', 200],
       ['Thu, 19 Mar 2026 12:60:00 GMT', 200],
