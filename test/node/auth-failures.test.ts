@@ -3,9 +3,10 @@
  * address from X-Forwarded-For behind a trusted proxy), then over real loopback connections
  * from distinct client addresses, what is logged, and that a throttled secret is never checked.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeConnection } from '../../src/node';
 import { systemClock } from '../../src/services/clock';
+import { noMetrics } from '../../src/services/metrics';
 import { MemoryRateLimiter } from '../../src/services/rate-limit/memory-rate-limiter';
 import type { RateLimiter } from '../../src/services/rate-limiter';
 import { sourceAddress } from '../../src/policies/source-address';
@@ -200,6 +201,69 @@ describe('the log line of a failure', () => {
       [401, failure('oauth:basic', 'oauth/invalidClient', 'demo-client')],
     ]);
     expect(JSON.stringify(t.logs)).not.toMatch(/sekret/);
+  });
+});
+
+describe('what the throttle tells the caller and the operator', () => {
+  // The first request of a file builds the dataset's index and the description's validator: not on a test's clock.
+  // A hook that cannot fail: one that failed under a fault would skip the tests that catch it.
+  beforeAll(async () => void (await testApp().app.request('https://localhost/v2/species', { headers: { Authorization: DEMO.key } })));
+  const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+
+  it('names every limit passed, and counts refused credentials and throttled requests in the metrics', async () => {
+    const seen: string[] = [];
+    const metrics = { ...noMetrics, authFailure: (place: string, code: string) => seen.push(`${place} ${code}`), refused: (kind: string) => seen.push(kind) };
+    const t = testApp({ env: { TRUST_PROXY: 'true', AUTH_FAILURES_PER_MINUTE: '1' }, now: '2026-11-21T12:00:15Z', services: { metrics } });
+    const from = { 'X-Forwarded-For': '198.51.100.50' };
+    const body = `grant_type=client_credentials&client_id=${DEMO.clientId}&client_secret=wrong`;
+    expect((await t.get('/oauth/token', { ...from, ...form }, { method: 'POST', body })).status).toBe(401);
+    expect(seen).toEqual(['oauth:body oauth/invalidClient']);
+    // The address and the client are both past the limit now.
+    const refused = await t.get('/oauth/token', { ...from, ...form }, { method: 'POST', body });
+    const answer = (await refused.json()) as { error: string; error_description: string };
+    expect(refused.status, JSON.stringify(answer)).toBe(429);
+    expect(answer).toEqual({
+      error: 'slow_down',
+      error_description: 'More than 1 failed authentications this minute from this address and for this client; retry in 45 s.',
+    });
+    expect(refused.headers.get('Retry-After')).toBe('45');
+    expect(seen).toEqual(['oauth:body oauth/invalidClient', 'auth_failures']);
+    // Only the limit that is passed is named: the client from another address, another client from this one.
+    const refusal = async (address: string, clientId: string) => {
+      const res = await t.get(
+        '/oauth/token',
+        { 'X-Forwarded-For': address, ...form },
+        { method: 'POST', body: `grant_type=client_credentials&client_id=${clientId}&client_secret=wrong` },
+      );
+      return ((await res.json()) as { error_description: string }).error_description;
+    };
+    expect(await refusal('198.51.100.52', DEMO.clientId)).toBe('More than 1 failed authentications this minute for this client; retry in 45 s.');
+    expect(await refusal('198.51.100.50', 'another-client')).toBe('More than 1 failed authentications this minute from this address; retry in 45 s.');
+  });
+
+  it('keeps 200 characters of a named client_id in the log line', async () => {
+    const t = testApp({ env: { TRUST_PROXY: 'true' } });
+    const clientId = `c${'x'.repeat(300)}`;
+    const res = await t.get(
+      '/oauth/token',
+      { 'X-Forwarded-For': '198.51.100.51', ...form },
+      { method: 'POST', body: `grant_type=client_credentials&client_id=${clientId}&client_secret=wrong` },
+    );
+    expect(res.status, await res.text()).toBe(401);
+    expect(t.logs.at(-1)!.auth_failure).toEqual({
+      place: 'oauth:body',
+      code: 'oauth/invalidClient',
+      client_id: clientId.slice(0, 200),
+      source_address: '198.51.100.51',
+    });
+  });
+
+  it('where no source address is known, counts none: every caller would otherwise share one budget', async () => {
+    // In process the connection names no peer, and without TRUST_PROXY X-Forwarded-For is not read: no address is known.
+    const t = testApp({ env: { AUTH_FAILURES_PER_MINUTE: '1' } });
+    for (let i = 0; i < 3; i++) expect((await t.get('/v2/species', { Authorization: `ApiKey guess-${i}` })).status).toBe(401);
+    expect(t.logs.at(-1)!.auth_failure).toEqual({ place: 'authorization', code: 'auth/invalidCredential', client_id: null, source_address: null });
+    expect((await t.get('/v2/species', { Authorization: DEMO.key })).status).toBe(200);
   });
 });
 

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/services/clock';
+import { noMetrics } from '../../src/services/metrics';
 import { MemoryRateLimiter } from '../../src/services/rate-limit/memory-rate-limiter';
 import { rateLimitSuite } from '../suites/rate-limit.suite';
 import { mintDemoToken } from '../suites/tokens';
@@ -72,6 +73,27 @@ describe('rate limits per project and per token subject (RATE_LIMIT_PER_MINUTE=3
     expect(state(await t.get('/v2/genus', limited))).toBe('403 "default";r=2;t=60');
     expect(state(await t.get('/v2/species/NO-SUCH-ID', limited))).toBe('404 "default";r=1;t=60');
     expect(state(await t.get('/v2/species', {}))).toBe('401 null');
+  });
+});
+
+describe('a refusal for the rate limit, as the caller and the operator see it', () => {
+  // The first request of a file builds the dataset's index and the description's validator: not on a test's clock.
+  // A hook that cannot fail: one that failed under a fault would skip the tests that catch it.
+  beforeAll(async () => void (await testApp().app.request('https://localhost/v2/species', { headers: { Authorization: DEMO.key } })));
+  it('names the project, the limit and when to come back, and is counted as a rate-limit refusal', async () => {
+    const refusals: string[] = [];
+    const t = testApp({
+      env: { RATE_LIMIT_PER_MINUTE: '1' },
+      now: '2026-11-21T12:00:15Z',
+      services: { metrics: { ...noMetrics, refused: (kind) => refusals.push(kind) } },
+    });
+    expect((await t.get('/v2/species', { Authorization: DEMO.key })).status).toBe(200);
+    expect(refusals, 'an allowed request is no refusal').toEqual([]);
+    const refused = await t.get('/v2/species', { Authorization: DEMO.key });
+    const problem = await json(refused);
+    expect(refused.status, JSON.stringify(problem)).toBe(429);
+    expect(problem.detail).toBe('More than 1 requests this minute for project demo; retry in 45 s.');
+    expect(refusals).toEqual(['rate_limit']);
   });
 });
 
