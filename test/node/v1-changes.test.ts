@@ -2,12 +2,17 @@
  * One test per v1 change module: the module applied alone to real fixture records, pages and
  * errors, compared with the v2 value it starts from.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../src/config';
+import { ENUMERATIONS } from '../../src/core/resources';
 import { collectionEnvelope } from '../../src/core/envelope';
 import { ApiError } from '../../src/errors/api-error';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors/codes';
 import { problemJson } from '../../src/errors/render';
+import { coreDocument } from '../../src/openapi/document';
+import { versionOperations, versionResponses } from '../../src/openapi/edit';
+import { enumerationPath } from '../../src/openapi/names';
+import type { JsonSchema, OpenApiDocument } from '../../src/openapi/types';
 import type { ListQuery, RecordSource } from '../../src/services/record-source';
 import { v2 } from '../../src/versions';
 import { bareDetail } from '../../src/versions/v1/bare-detail';
@@ -167,6 +172,29 @@ describe('language-names', () => {
     });
   });
 
+  it("names the dataset's codes by its own table, whatever the runtime's ICU says (workerd names only en and fr)", () => {
+    const of = vi.spyOn(Intl.DisplayNames.prototype, 'of').mockReturnValue('Elsewhere');
+    try {
+      expect(['en', 'fr', 'atj', 'chp', 'cr', 'mic', 'moe', 'oj'].map(languageName)).toEqual([
+        'English',
+        'French',
+        'Atikamekw',
+        'Chipewyan',
+        'Cree',
+        "Mi'kmaw",
+        'Innu-aimun',
+        'Ojibwa',
+      ]);
+    } finally {
+      of.mockRestore();
+    }
+  });
+
+  it('leaves common_names null as it is', () => {
+    const record = { id: 'X', common_names: null };
+    expect(languageNames.record!(record, 'species')).toBe(record);
+  });
+
   it('merges two codes of one language (he, iw) without repeats; keeps malformed codes', () => {
     const out = languageNames.record!({ id: 'X', common_names: { he: ['a', 'b'], 'x!': ['c'], iw: ['b', 'd'] } }, 'species');
     expect(out.common_names).toEqual({ Hebrew: ['a', 'b', 'd'], 'x!': ['c'] });
@@ -284,5 +312,167 @@ describe('deprecation', () => {
     expect(change.retiredAt).toBe(Date.parse('2027-07-31T00:00:00Z'));
     expect(walk.retiredAt(V1)).toBe(change.retiredAt);
     expect(walk.retiredAt(v2)).toBeUndefined();
+  });
+});
+
+/**
+ * What each change writes into the v1 description (`/v1/openapi.json`), applied alone to the core
+ * description: the schemas, parameters and security a v1 client reads there.
+ */
+describe('each change in the v1 description', () => {
+  const core = coreDocument(config);
+  const described = (change: { describe?: (doc: OpenApiDocument) => void }) => {
+    const doc = structuredClone(core);
+    change.describe!(doc);
+    return doc;
+  };
+  const props = (doc: OpenApiDocument, schema: string) => doc.components.schemas[schema]!.properties as Record<string, JsonSchema>;
+
+  it('legacy-credentials: the four legacy places as API-key schemes, after the core ones', () => {
+    const doc = described(legacyCredentials);
+    const secret = 'A project API key or a token, bare; legacy, so never in a browser.';
+    expect(doc.components.securitySchemes).toMatchObject({
+      XApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: secret },
+      XKey: { type: 'apiKey', in: 'header', name: 'x-key', description: secret },
+      KeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: `${secret} Never copied into links.` },
+      TokenQuery: { type: 'apiKey', in: 'query', name: 'token', description: `${secret} Never copied into links.` },
+    });
+    expect(doc.security).toEqual([{ ApiKey: [] }, { Bearer: [] }, { OAuth2: [] }, { XApiKey: [] }, { XKey: [] }, { KeyQuery: [] }, { TokenQuery: [] }]);
+  });
+
+  it('bare-detail: each detail schema is its record schema', () => {
+    const schemas = described(bareDetail).components.schemas;
+    expect([schemas.SpeciesDetail, schemas.GenusDetail, schemas.FamilyDetail, schemas.PlantDetail]).toEqual([
+      { $ref: '#/components/schemas/Species' },
+      { $ref: '#/components/schemas/Genus' },
+      { $ref: '#/components/schemas/Family' },
+      { $ref: '#/components/schemas/Plant' },
+    ]);
+  });
+
+  it('flower-or-seed: the species schema names flower_or_seed in the same place, required too; others untouched', () => {
+    const doc = described(flowerOrSeed);
+    const keys = Object.keys(props(core, 'Species')).map((k) => (k === 'fruit_or_seed' ? 'flower_or_seed' : k));
+    expect(Object.keys(props(doc, 'Species'))).toEqual(keys);
+    expect(props(doc, 'Species').flower_or_seed).toEqual(props(core, 'Species').fruit_or_seed);
+    expect(doc.components.schemas.Species!.required).toEqual(keys);
+    for (const name of ['Genus', 'Family', 'Plant']) expect(doc.components.schemas[name], name).toEqual(core.components.schemas[name]);
+  });
+
+  it('uppercase-enums: rank, status and duration patterns, examples and quoted tokens in UPPERCASE; no field added elsewhere', () => {
+    const doc = described(uppercaseEnums);
+    const species = props(doc, 'Species');
+    expect(species.rank).toEqual({
+      type: 'string',
+      pattern: '^[^a-z]*$',
+      description: 'Taxonomic rank (`SPECIES`, `VAR`, `SUBSP`, `F`).',
+      examples: ['SPECIES'],
+    });
+    expect(species.status).toEqual({ type: 'string', pattern: '^[^a-z]*$', description: 'Taxonomic status (`ACCEPTED`).', examples: ['ACCEPTED'] });
+    expect(species.duration).toEqual({
+      type: ['array', 'null'],
+      items: { type: 'string', pattern: '^[^a-z]*$' },
+      description: 'Life spans (`ANNUAL`, `BIENNIAL`, `PERENNIAL`); null when unknown.',
+    });
+    expect(species.growth_rate).toEqual(props(core, 'Species').growth_rate);
+    for (const name of ['Genus', 'Family', 'Plant']) expect(doc.components.schemas[name], name).toEqual(core.components.schemas[name]);
+  });
+
+  it('language-names: common_names keyed by any name, so described without the code pattern', () => {
+    const doc = described(languageNames);
+    expect(props(doc, 'Species').common_names).toEqual({
+      type: 'object',
+      description: 'Common names by the English name of the language (`French`); a code with no known English name stays a code.',
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+    });
+    for (const name of ['Genus', 'Family', 'Plant']) expect(doc.components.schemas[name], name).toEqual(core.components.schemas[name]);
+  });
+
+  it('pages-of-ten: collections of at most 10, per_page always 10, the page parameter says so', () => {
+    const doc = described(pagesOfTen);
+    for (const name of ['SpeciesCollection', 'GenusCollection', 'FamilyCollection', 'PlantCollection']) expect(props(doc, name).data!.maxItems, name).toBe(10);
+    expect(props(doc, 'CollectionMeta').per_page).toEqual({ type: 'integer', const: 10, description: 'Always 10.' });
+    expect(doc.components.parameters.page!.description).toBe('1-based page number; absent means 1. Pages hold 10 records.');
+  });
+
+  it('legacy-errors: every error response is a LegacyError with its status, redirects untouched', () => {
+    const doc = described(legacyErrors);
+    expect(doc.components.schemas.LegacyError).toEqual({
+      type: 'object',
+      description: 'A v1 error: the HTTP status and a sentence.',
+      required: ['statusCode', 'message'],
+      properties: { statusCode: { type: 'integer', minimum: 400, maximum: 599 }, message: { type: 'string' } },
+      additionalProperties: false,
+    });
+    const errors = Object.keys(doc.components.responses).filter((name) => name.startsWith('Error'));
+    expect(errors.length).toBeGreaterThan(10);
+    for (const name of errors) {
+      expect(doc.components.responses[name]!.content, name).toEqual({
+        'application/json': {
+          schema: {
+            allOf: [{ $ref: '#/components/schemas/LegacyError' }, { type: 'object', properties: { statusCode: { const: Number(name.slice(5)) } } }],
+          },
+        },
+      });
+    }
+    expect(doc.components.responses.Redirect301).toEqual(core.components.responses.Redirect301);
+    expect(doc.components.responses.Redirect308).toEqual(core.components.responses.Redirect308);
+  });
+  it('total-only-meta: the collection meta requires and holds only total', () => {
+    const meta = described(totalOnlyMeta).components.schemas.CollectionMeta!;
+    expect(meta.required).toEqual(['total']);
+    expect(meta.properties).toEqual({ total: { type: 'integer', minimum: 0, description: 'Matching records across all pages.' } });
+  });
+
+  it('no-enumerations: the enumeration paths are gone, the others stay', () => {
+    const doc = described(noEnumerations);
+    const gone = Object.keys(core.paths).filter((path) => !(path in doc.paths));
+    expect(gone.sort()).toEqual(ENUMERATIONS.map(enumerationPath).sort());
+    expect(gone.length).toBeGreaterThan(0);
+  });
+
+  it('no-cors: the version operations lose OPTIONS; the description and the token endpoint keep theirs', () => {
+    const doc = described(noCors);
+    expect(Object.keys(doc.paths['/species']!)).not.toContain('options');
+    expect(doc.paths['/species']!.get).toBeDefined();
+    expect(doc.paths['/genus/{id}']!.options).toBeUndefined();
+    expect(core.paths['/species']!.options).toBeDefined();
+    expect(doc.paths['/openapi.json']!.options).toEqual(core.paths['/openapi.json']!.options);
+  });
+
+  it('deprecation: the dates and the guide in the description, the three headers on every response, every operation deprecated with its 410', () => {
+    const doc = described(deprecation(config));
+    expect(doc.info.description).toBe(
+      `**Deprecated** since 2026-01-01; retired on 2027-07-31, when every request answers 410. Move to v2: https://docs.botanical.example/migrating-to-v2\n\n${core.info.description}`,
+    );
+    expect(doc.components.headers).toMatchObject({
+      Deprecation: {
+        description: 'When this version was deprecated (RFC 9745): `@1767225600`.',
+        required: true,
+        schema: { type: 'string', pattern: '^@\\d+$' },
+      },
+      Sunset: { description: 'When this version stops (RFC 8594): `Sat, 31 Jul 2027 00:00:00 GMT`.', required: true, schema: { type: 'string' } },
+      Link: {
+        description: 'The migration guide: `<https://docs.botanical.example/migrating-to-v2>; rel="deprecation"`.',
+        required: true,
+        schema: { type: 'string', pattern: 'rel="deprecation"' },
+      },
+    });
+    const refs = {
+      Deprecation: { $ref: '#/components/headers/Deprecation' },
+      Sunset: { $ref: '#/components/headers/Sunset' },
+      Link: { $ref: '#/components/headers/Link' },
+    };
+    expect(doc.components.responses.Error404!.headers).toMatchObject({ ...core.components.responses.Error404!.headers, ...refs });
+    const responses = versionResponses(doc);
+    expect(responses.length).toBeGreaterThan(10);
+    for (const response of responses) expect(response.headers).toMatchObject(refs);
+    const operations = versionOperations(doc);
+    expect(operations.length).toBeGreaterThan(10);
+    for (const { path, method, operation } of operations) {
+      expect(operation.deprecated, `${method} ${path}`).toBe(true);
+      expect(operation.responses['410'], `${method} ${path}`).toEqual({ $ref: '#/components/responses/Error410' });
+    }
+    expect(doc.paths['/token']!.post!.deprecated).toBeUndefined();
   });
 });
