@@ -151,20 +151,6 @@ export function v2Suite(client: () => SuiteClient) {
       expect(body.detail).toContain('page');
     });
 
-    it.each([
-      ['q too long', `q=${'a'.repeat(201)}`, 'q'],
-      ['unknown sort field', 'order[color]=asc', 'scientific_name'],
-      ['unknown direction', 'order[slug]=up', 'asc or desc'],
-      ['field of another resource', 'order[name]=asc', 'order[name]'],
-      ['same field twice', 'order[slug]=asc&order[slug]=desc', 'only once'],
-    ])('rejects %s with 400', async (_, query, mention) => {
-      const res = await get(`/v2/species?${query}`);
-      const body = await json(res);
-      expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(body.code).toBe('svc/invalidParameter');
-      expect(body.detail).toContain(mention);
-    });
-
     // The detail a client reads, in full, for each refused parameter (CONTRACT section 4).
     it.each([
       ['page twice', 'page=1&page=2', '"page" may be given only once.'],
@@ -172,6 +158,7 @@ export function v2Suite(client: () => SuiteClient) {
       ['a long page, cut at 20 characters', `page=${'9'.repeat(30)}`, `"page" must be a positive whole number (got "${'9'.repeat(20)}").`],
       ['q of 201 characters', `q=${'a'.repeat(201)}`, '"q" may be at most 200 characters long.'],
       ['a field species has not', 'order[color]=asc', '"order[color]": species can be ordered by scientific_name, common_name, slug, year, id.'],
+      ['a field of another resource', 'order[name]=asc', '"order[name]": species can be ordered by scientific_name, common_name, slug, year, id.'],
       [
         'a long field, cut at 40 characters',
         `order[${'f'.repeat(50)}]=asc`,
@@ -179,10 +166,11 @@ export function v2Suite(client: () => SuiteClient) {
       ],
       ['a direction other than asc or desc', 'order[slug]=up', '"order[slug]" must be asc or desc.'],
       ['a field twice', 'order[year]=desc&order[year]=desc', '"order[year]" may be given only once.'],
-    ])('refuses %s with the detail naming it', async (_, query, detail) => {
+    ])('refuses %s with 400 and the detail naming it', async (_, query, detail) => {
       const res = await get(`/v2/species?${query}`);
       const body = await json(res);
       expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(body.code).toBe('svc/invalidParameter');
       expect(body.detail).toBe(detail);
     });
 
