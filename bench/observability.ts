@@ -149,6 +149,8 @@ export async function observabilityCost(
       }
     }
     const of = (group: Server[]) => group.map((s) => slices[all.indexOf(s)]!);
+    /** One gateway's slices added up. */
+    const alone = (s: Server) => added(slices[all.indexOf(s)]!);
     const total = (group: Server[]) => added(of(group).flat());
     const inRound = (group: Server[], r: number) => added(of(group).map((mine) => mine[r]!));
     const base = total(plain);
@@ -161,7 +163,7 @@ export async function observabilityCost(
         cpu: mine.cpuUs / base.cpuUs,
         rpsRounds: rounds.map(([a, b]) => a.rps / b.rps).sort((a, b) => a - b),
         cpuRounds: rounds.map(([a, b]) => a.cpuUs / b.cpuUs).sort((a, b) => a - b),
-        rpsInstances: of(v.servers).map((mine, k) => added(mine).rps / added(of(plain)[k]!).rps),
+        rpsInstances: v.servers.map((s, k) => alone(s).rps / alone(plain[k]!).rps),
       };
     });
     const f = (n: number) => n.toFixed(3);
@@ -176,7 +178,7 @@ export async function observabilityCost(
       // CONTRACT section 20's figure: metrics and trace context against neither, process by process.
       ...[untracedKind, ...kinds.filter((kind) => BEFORE_DIRS.includes(kind.dir))].map((kind) => {
         const other = started[kinds.indexOf(kind)]!;
-        const perProcess = metered.map((s, k) => added(of([s])[0]!).rps / added(of([other[k]!])[0]!).rps);
+        const perProcess = metered.map((s, k) => alone(s).rps / alone(other[k]!).rps);
         return `metrics gateway / ${kind.name}, req/s: ${f(total(metered).rps / total(other).rps)} by totals; in each process ${perProcess.map(f).join(', ')}; their mean (95 % interval) ${meanInterval(perProcess)}`;
       }),
       `OTLP exports received: ${receiver.exports()}`,

@@ -98,7 +98,15 @@ export function productionArgs(dir: string = ROOT): string[] {
   return args;
 }
 
-/** One gateway of a `gatewayHost`: a built checkout and its environment (over the benchmark's). */
+/** `productionArgs` of each checkout, asked once a run: each ask runs the build's check as a Node process. */
+const built = new Map<string, string[]>();
+function builtArgs(dir: string): string[] {
+  let args = built.get(dir);
+  if (!args) built.set(dir, (args = productionArgs(dir)));
+  return args;
+}
+
+/** One gateway of a `startGatewayHost`: a built checkout and its environment (over the benchmark's). */
 export interface HostedGateway {
   dir: string;
   env: Record<string, string>;
@@ -110,8 +118,9 @@ export interface HostedGateway {
  * per gateway in the order given (they share the child).
  */
 export async function startGatewayHost(name: string, gateways: HostedGateway[]): Promise<Server[]> {
-  const flags = productionArgs(ROOT).slice(0, -1);
-  for (const g of gateways) productionArgs(g.dir); // built, as `npm start` would have it
+  const flags = builtArgs(ROOT).slice(0, -1);
+  // Each checkout built, as `npm start` would have it.
+  for (const g of gateways) builtArgs(g.dir);
   const ports: number[] = [];
   for (const _ of gateways) ports.push(await freePort());
   const hosted = gateways.map((g, i) => ({ dir: g.dir, env: { ...BENCH_GATEWAY_ENV, ...g.env, PORT: String(ports[i]) } }));

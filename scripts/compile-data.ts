@@ -19,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileDataset } from '../src/services/bundled/compile/index';
 import { hotSections } from '../src/services/bundled/compile/hot';
-import { readContainer, writeContainer } from '../src/services/bundled/compiled/container';
+import { readContainer, type SectionType, sectionTypeOf, writeContainer } from '../src/services/bundled/compiled/container';
 import type { CompiledMeta } from '../src/services/bundled/compiled/layout';
 import { pieceName } from '../src/services/bundled/compiled/store';
 import { pieceIndex, type PieceIndex } from '../src/services/bundled/compiled/piece-index';
@@ -90,23 +90,18 @@ function main(argv: string[]): void {
   // A new file, not the old one rewritten: a server reading the old one keeps reading it whole.
   rmSync(CONTAINER, { force: true });
   writeFileSync(CONTAINER, artifact);
+  const pieces: Array<readonly [string, SectionType]> = [];
   for (const name of container.names) {
     const data = container.section(name);
     writeFileSync(join(ASSETS, pieceName(name)), new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    pieces.push([name, sectionTypeOf(data)]);
   }
   writeFileSync(HOT, writeContainer(null, Object.fromEntries(hotSections(container.meta).map((name) => [name, container.section(name)]))));
   // The index last: its presence and `inputs` say the pieces are complete and current.
-  const index = pieceIndex(
-    container.meta,
-    container.names.map((name) => [name, typeName(container.section(name))] as const),
-  );
-  writeFileSync(INDEX, JSON.stringify(index));
+  writeFileSync(INDEX, JSON.stringify(pieceIndex(container.meta, pieces)));
   process.stdout.write(
     `compiled ${FIXTURE.slice(ROOT.length + 1)} into generated/ (${artifact.byteLength} bytes, ${container.names.length} pieces) in ${Math.round(performance.now() - started)} ms\n`,
   );
 }
-
-const typeName = (data: ArrayBufferView) =>
-  data instanceof Uint8Array ? 'u8' : data instanceof Uint16Array ? 'u16' : data instanceof Uint32Array ? 'u32' : 'f64';
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main(process.argv.slice(2));

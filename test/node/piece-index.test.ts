@@ -6,12 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONTAINER, INDEX } from '../../scripts/compile-data';
-import { readContainer, type SectionType } from '../../src/services/bundled/compiled/container';
+import { readContainer, sectionTypeOf } from '../../src/services/bundled/compiled/container';
 import type { CompiledMeta } from '../../src/services/bundled/compiled/layout';
 import { pieceIndex, pieceType, type PieceIndex } from '../../src/services/bundled/compiled/piece-index';
 
-const typeOf = (data: ArrayBufferView): SectionType =>
-  data instanceof Uint8Array ? 'u8' : data instanceof Uint16Array ? 'u16' : data instanceof Uint32Array ? 'u32' : 'f64';
 const meta = {} as CompiledMeta;
 
 describe('the piece index', () => {
@@ -19,7 +17,7 @@ describe('the piece index', () => {
     const container = readContainer<CompiledMeta>(new Uint8Array(readFileSync(CONTAINER)));
     const index = JSON.parse(readFileSync(INDEX, 'utf8')) as PieceIndex;
     expect(container.names.length).toBeGreaterThan(6000);
-    const wrong = container.names.filter((name) => pieceType(index, name) !== typeOf(container.section(name)));
+    const wrong = container.names.filter((name) => pieceType(index, name) !== sectionTypeOf(container.section(name)));
     expect(wrong).toEqual([]);
     // Runs are what keep it small: far fewer entries than pieces.
     expect(Object.keys(index.runs).length).toBeLessThan(container.names.length / 20);

@@ -21,7 +21,8 @@ export interface Header<M> {
   sections: Record<string, SectionEntry>;
 }
 
-const typeOf = (data: SectionData): SectionType =>
+/** The section type of a typed array. */
+export const sectionTypeOf = (data: SectionData): SectionType =>
   data instanceof Uint8Array ? 'u8' : data instanceof Uint16Array ? 'u16' : data instanceof Uint32Array ? 'u32' : 'f64';
 
 const align = (n: number) => Math.ceil(n / ALIGN) * ALIGN;
@@ -31,7 +32,7 @@ export function writeContainer<M>(meta: M, sections: Record<string, SectionData>
   const entries: Record<string, SectionEntry> = {};
   let at = 0;
   for (const [name, data] of Object.entries(sections)) {
-    entries[name] = { type: typeOf(data), offset: at, length: data.length };
+    entries[name] = { type: sectionTypeOf(data), offset: at, length: data.length };
     at = align(at + data.byteLength);
   }
   const header = new TextEncoder().encode(JSON.stringify({ meta, sections: entries } satisfies Header<M>));
