@@ -3,9 +3,10 @@
  *
  *   node scripts/build.mjs              (`npm run build`) compiles the dataset into generated/ and
  *                                       bundles each entry below into dist/<name>.js
- *   node scripts/build.mjs --if-stale   (`prestart`) with the development tools installed: the same,
- *                                       skipping what is already current; without them (after
- *                                       `npm prune --omit=dev`): only checks the build is there
+ *   node scripts/build.mjs --if-stale   with the development tools installed: the same, skipping
+ *                                       what is already current; without them (after `npm prune
+ *                                       --omit=dev`): only checks the build is there. `npm start`
+ *                                       does this in the server's own process (scripts/start.mjs)
  *
  * Plain JavaScript, so that it runs where only `dependencies` are installed. The bundles keep every
  * package external (`--packages=external`): they import only `dependencies`, resolved from
@@ -108,9 +109,9 @@ function compileDataset() {
 }
 
 async function bundle(inputs, seen) {
-  const { build } = await import('esbuild');
+  const esbuild = await import('esbuild');
   const started = performance.now();
-  await build({
+  await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: Object.fromEntries(ENTRIES.map(([source, name]) => [name, source])),
     outdir: DIST,
@@ -122,13 +123,23 @@ async function bundle(inputs, seen) {
     sourcemap: 'linked',
     logLevel: 'warning',
   });
+  // esbuild's service process would otherwise live on beside a server started in this process.
+  await esbuild.stop();
   // The stamp last: its presence says the bundles are complete.
   writeStamp(inputs, seen);
   process.stdout.write(`built ${ENTRIES.map(([, name]) => `dist/${name}.js`).join(', ')} in ${Math.round(performance.now() - started)} ms\n`);
 }
 
-async function main(argv) {
-  const ifStale = argv.includes('--if-stale');
+/**
+ * `--if-stale`: what `npm start` (scripts/start.mjs) and `npm run check` do before the server, in
+ * its own process. Returns once `dist/` and `generated/` are current; stops the process with one
+ * line when they are not and cannot be made so.
+ */
+export function buildIfStale() {
+  return update(true);
+}
+
+async function update(ifStale) {
   if (!resolvable('esbuild') || !resolvable('tsx')) {
     const missing = [...ENTRIES.map(([, name]) => `dist/${name}.js`), 'generated/taxa.bin'].filter((p) => !existsSync(join(ROOT, p)));
     if (ifStale && existsSync(STAMP) && missing.length === 0) return;
@@ -150,4 +161,4 @@ async function main(argv) {
   await bundle(inputs, seen);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) await main(process.argv.slice(2));
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) await update(process.argv.slice(2).includes('--if-stale'));

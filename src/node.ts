@@ -302,12 +302,18 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   });
 }
 
-// Started as a program (`npm start`), not imported (tests import `nodeConnection`).
-if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  main(process.argv.slice(2)).catch((err: unknown) => {
-    // A bad setting stops start-up with one line naming the variable, never a stack or a secret.
+/**
+ * `main` as a program runs it: a bad setting stops start-up with one line naming the variable,
+ * never a stack or a secret. `npm start` (scripts/start.mjs, after its staleness check) and
+ * `node dist/node.js` both come here.
+ */
+export function run(argv: readonly string[]): Promise<void> {
+  return main(argv).catch((err: unknown) => {
     if (!(err instanceof ConfigError)) throw err;
     console.error(err.message);
     process.exit(1);
   });
 }
+
+// Started as a program (`node dist/node.js`), not imported (tests import `nodeConnection`).
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) void run(process.argv.slice(2));

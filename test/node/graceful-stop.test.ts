@@ -98,15 +98,17 @@ const refused = (port: number) =>
   });
 
 describe('graceful stop (CONTRACT section 21)', () => {
-  it('the Dockerfile, the systemd unit and `npm start` start node itself with one command line', () => {
+  it('the Dockerfile, the systemd unit and `npm start` start node itself with the same flags', () => {
     const [program, ...args] = dockerCommand();
     expect(program).toBe('node');
+    expect(args.at(-1)).toBe('dist/node.js');
     const [unitProgram, ...unitArgs] = unitCommand();
     expect(unitProgram).toMatch(/\/node$/);
     expect(unitArgs).toEqual(args);
     const start = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).scripts.start as string;
-    // `exec`: npm's shell becomes node, so the signal npm forwards reaches the gateway.
-    expect(start).toBe(`exec node ${args.join(' ')}`);
+    // `exec`: npm's shell becomes node, so the signal npm forwards reaches the gateway; scripts/start.mjs
+    // runs the staleness check, then dist/node.js in the same process.
+    expect(start).toBe(`exec node ${[...args.slice(0, -1), 'scripts/start.mjs'].join(' ')}`);
   });
 
   it('under steady keep-alive load, SIGTERM: /readyz 503 at once, answers with Connection: close, no accepted request lost, every answer logged, exit 0', async () => {

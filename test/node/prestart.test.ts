@@ -1,5 +1,6 @@
 /**
- * `npm start` runs `node scripts/build.mjs --if-stale` first. On a built tree it must cost
+ * `npm start` runs the staleness check of `scripts/build.mjs` first (in the server's own process, through
+ * `scripts/start.mjs`; here as `node scripts/build.mjs --if-stale`). On a built tree it must cost
  * milliseconds: the files' sizes and times recorded by the last build say nothing changed, so
  * nothing is hashed, compiled or bundled. A file whose time changed is compared by content once,
  * and the record is brought up to date.
