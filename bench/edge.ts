@@ -15,7 +15,9 @@
  * them (about 4,800) would take hours under `wrangler dev`; what a term reads does not depend on
  * timing, so the counts cover every term and the clock a sample holding the worst.
  *
- * `BENCH_QS=rosa,ro,...` times those terms first.
+ * `BENCH_QS=rosa,ro,...` times those terms first. `BENCH_BUSY=1` also says, for each timed request,
+ * how long the isolate was busy running it (V8's sampling profiler through the inspector); the rest
+ * of its wall time it waited for the assets binding, KV or the Durable Object.
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's worker with this harness.
  * Seeds the demo credentials into local KV first (`npm run seed:worker`). Not part of `npm test`.
  */
@@ -47,23 +49,73 @@ const FIRSTS = [
   ['v1 page', '/v1/species?page=5'],
 ] as const;
 
-/** `Runtime.getHeapUsage` of the isolate behind wrangler's inspector proxy. */
-function heapUsage(inspectorPort: number): Promise<{ usedSize: number; backingStorageSize: number; totalSize: number }> {
-  return new Promise((resolve, reject) => {
+/** The isolate behind wrangler's inspector proxy, over one DevTools protocol connection. */
+class Inspector {
+  private readonly ws: WebSocket;
+  private readonly opened: Promise<unknown>;
+  private readonly waiting = new Map<number, (answer: { result?: unknown; error?: { message: string } }) => void>();
+  private next = 0;
+
+  constructor(port: number) {
     // The proxy answers only DevTools' own origin.
-    const ws = new WebSocket(`ws://127.0.0.1:${inspectorPort}/ws`, { origin: 'https://devtools.devprod.cloudflare.dev' });
-    const timer = setTimeout(() => (ws.terminate(), reject(new Error('inspector did not answer'))), 15_000);
-    ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'Runtime.getHeapUsage' })));
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as { id?: number; result?: { usedSize: number; backingStorageSize?: number; totalSize: number } };
-      if (msg.id !== 1 || !msg.result) return;
-      clearTimeout(timer);
-      ws.close();
-      resolve({ backingStorageSize: 0, ...msg.result });
+    this.ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { origin: 'https://devtools.devprod.cloudflare.dev' });
+    this.opened = once(this.ws, 'open');
+    this.ws.on('message', (data) => {
+      const msg = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { message: string } };
+      if (msg.id !== undefined) this.waiting.get(msg.id)?.(msg);
     });
-    ws.on('error', (err) => (clearTimeout(timer), reject(err)));
-  });
+  }
+
+  async call<T>(method: string, params: object = {}): Promise<T> {
+    await this.opened;
+    const id = ++this.next;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`inspector did not answer ${method}`)), 15_000);
+      this.waiting.set(id, ({ result, error }) => {
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        if (error) reject(new Error(`inspector: ${method}: ${error.message}`));
+        else resolve(result as T);
+      });
+      this.ws.send(JSON.stringify({ id, method, params }));
+    });
+  }
+
+  /** `Runtime.getHeapUsage`: V8's heap and the array buffers' storage. */
+  async heapUsage(): Promise<{ usedSize: number; backingStorageSize: number }> {
+    return { backingStorageSize: 0, ...(await this.call<{ usedSize: number; backingStorageSize?: number }>('Runtime.getHeapUsage')) };
+  }
+
+  /**
+   * Runs `work` under V8's sampling profiler (every 0.5 ms) and answers the milliseconds the
+   * isolate was running JavaScript or compiling (samples not idle), beside what `work` answers:
+   * the rest of a request's wall time the isolate spent waiting (the assets binding, KV, the
+   * Durable Object).
+   */
+  async busy<T>(work: () => Promise<T>): Promise<{ value: T; busyMs: number }> {
+    await this.call('Profiler.enable');
+    await this.call('Profiler.setSamplingInterval', { interval: 500 });
+    await this.call('Profiler.start');
+    const value = await work();
+    const { profile } = await this.call<{ profile: CpuProfile }>('Profiler.stop');
+    const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+    const busyUs = profile.samples.reduce((sum, node, i) => sum + (idle.has(node) ? 0 : (profile.timeDeltas[i + 1] ?? 0)), 0);
+    return { value, busyMs: busyUs / 1000 };
+  }
+
+  close(): void {
+    this.ws.close();
+  }
 }
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string } }>;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** `BENCH_BUSY=1`: each timed request also says how long the isolate was busy during it (the profiler costs a little wall time). */
+const BUSY = process.env.BENCH_BUSY === '1';
 
 /** Runs `use` against a fresh `wrangler dev` (a fresh isolate), then stops it. */
 async function withFreshWorker<T>(use: (port: number, inspector: number, ready: number) => Promise<T>): Promise<T> {
@@ -102,13 +154,25 @@ async function timed(port: number, path: string, status = 200): Promise<number> 
   return ms;
 }
 
-function freshRun(): Promise<{ ready: number; firsts: number[]; heapMb: number; v8Mb: number; buffersMb: number }> {
-  return withFreshWorker(async (port, inspector, ready) => {
-    const firsts: number[] = [];
-    for (const [, path] of FIRSTS) firsts.push(await timed(port, path));
-    const heap = await heapUsage(inspector);
-    const mb = (n: number) => n / 1024 / 1024;
-    return { ready, firsts, heapMb: mb(heap.usedSize + heap.backingStorageSize), v8Mb: mb(heap.usedSize), buffersMb: mb(heap.backingStorageSize) };
+/** The wall time of `path` on a fresh worker and, with `BENCH_BUSY=1`, the isolate's busy time during it. */
+async function timedBusy(inspector: Inspector, port: number, path: string, status = 200): Promise<{ ms: number; busyMs?: number }> {
+  if (!BUSY) return { ms: await timed(port, path, status) };
+  const { value, busyMs } = await inspector.busy(() => timed(port, path, status));
+  return { ms: value, busyMs };
+}
+
+function freshRun(): Promise<{ ready: number; firsts: Array<{ ms: number; busyMs?: number }>; heapMb: number; v8Mb: number; buffersMb: number }> {
+  return withFreshWorker(async (port, inspectorPort, ready) => {
+    const inspector = new Inspector(inspectorPort);
+    try {
+      const firsts: Array<{ ms: number; busyMs?: number }> = [];
+      for (const [, path] of FIRSTS) firsts.push(await timedBusy(inspector, port, path));
+      const heap = await inspector.heapUsage();
+      const mb = (n: number) => n / 1024 / 1024;
+      return { ready, firsts, heapMb: mb(heap.usedSize + heap.backingStorageSize), v8Mb: mb(heap.usedSize), buffersMb: mb(heap.backingStorageSize) };
+    } finally {
+      inspector.close();
+    }
   });
 }
 
@@ -116,10 +180,16 @@ function freshRun(): Promise<{ ready: number; firsts: number[]; heapMb: number; 
  * The wall time of `q` as the first search of a fresh isolate, once a request that reads no piece
  * has built the gateway and found the caller (`?page=0`: refused with 400 after the access check).
  */
-function freshSearch(q: string): Promise<{ gateway: number; search: number }> {
-  return withFreshWorker(async (port) => {
-    const gateway = await timed(port, '/v2/species?page=0', 400);
-    return { gateway, search: await timed(port, `/v2/species?q=${encodeURIComponent(q)}`) };
+function freshSearch(q: string): Promise<{ gateway: number; search: number; busyMs?: number }> {
+  return withFreshWorker(async (port, inspectorPort) => {
+    const inspector = new Inspector(inspectorPort);
+    try {
+      const gateway = await timed(port, '/v2/species?page=0', 400);
+      const { ms, busyMs } = await timedBusy(inspector, port, `/v2/species?q=${encodeURIComponent(q)}`);
+      return { gateway, search: ms, busyMs };
+    } finally {
+      inspector.close();
+    }
   });
 }
 
@@ -166,12 +236,12 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   for (let run = 1; run <= RUNS; run++) {
     const r = await freshRun();
-    process.stderr.write(`run ${run}: first requests ${r.firsts.map(fmt).join(', ')} ms; heap ${r.heapMb.toFixed(1)} MB\n`);
-    rows.push(
-      `| ${run} | ${fmt(r.ready)} | ${r.firsts.map(fmt).join(' | ')} | ${r.heapMb.toFixed(1)} (${r.v8Mb.toFixed(1)} V8 + ${r.buffersMb.toFixed(1)} buffers) |`,
-    );
+    const firsts = r.firsts.map((f) => (f.busyMs === undefined ? fmt(f.ms) : `${fmt(f.ms)} (${fmt(f.busyMs)})`));
+    process.stderr.write(`run ${run}: first requests ${firsts.join(', ')} ms; heap ${r.heapMb.toFixed(1)} MB\n`);
+    rows.push(`| ${run} | ${fmt(r.ready)} | ${firsts.join(' | ')} | ${r.heapMb.toFixed(1)} (${r.v8Mb.toFixed(1)} V8 + ${r.buffersMb.toFixed(1)} buffers) |`);
   }
   console.log(`\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; worker: ${DIR}`);
+  if (BUSY) console.log('In parentheses: the ms of it the isolate was busy (the rest it waited for the bindings).');
   console.log(`\n| fresh start | wrangler ready ms | ${FIRSTS.map(([k]) => `first ${k} ms`).join(' | ')} | heap MB after them |`);
   console.log(`|---|---:|${FIRSTS.map(() => '---:|').join('')}---:|`);
   for (const row of rows) console.log(row);
@@ -180,20 +250,23 @@ async function main(): Promise<void> {
   console.log('| terms | count | pieces (worst / p99 / median) | KB (worst / p99 / median) | rounds (worst / p99 / median) |');
   console.log('|---|---:|---:|---:|---:|');
   for (const row of summary(terms)) console.log(row);
-  const timedTerms: Array<TermReads & { ms: number; gateway: number }> = [];
+  const timedTerms: Array<TermReads & { ms: number; gateway: number; busyMs?: number }> = [];
   for (const term of sampleOf(terms, TERMS)) {
-    const { gateway, search } = await freshSearch(term.q);
-    process.stderr.write(`q=${term.q}: ${fmt(search)} ms (${term.pieces} pieces, ${(term.bytes / 1024).toFixed(1)} KB)\n`);
-    timedTerms.push({ ...term, ms: search, gateway });
+    const { gateway, search, busyMs } = await freshSearch(term.q);
+    const busy = busyMs === undefined ? '' : `, busy ${fmt(busyMs)} ms`;
+    process.stderr.write(`q=${term.q}: ${fmt(search)} ms (${term.pieces} pieces, ${(term.bytes / 1024).toFixed(1)} KB${busy})\n`);
+    timedTerms.push({ ...term, ms: search, gateway, busyMs });
   }
   if (timedTerms.length) {
     const ms = timedTerms.map((t) => t.ms).sort((a, b) => a - b);
     console.log(`\nFirst search in a fresh isolate (wall ms, after a request reading no piece built the gateway), ${timedTerms.length} terms:`);
     console.log(`worst ${fmt(ms.at(-1)!)}, median ${fmt(ms[Math.floor(ms.length / 2)]!)}, best ${fmt(ms[0]!)}\n`);
-    console.log('| q | group | results | pieces | KB | first search ms |');
-    console.log('|---|---|---:|---:|---:|---:|');
-    for (const t of timedTerms.sort((a, b) => b.ms - a.ms))
-      console.log(`| ${t.q} | ${t.group} | ${t.total} | ${t.pieces} | ${(t.bytes / 1024).toFixed(1)} | ${fmt(t.ms)} |`);
+    console.log(`| q | group | results | pieces | KB | first search ms |${BUSY ? ' isolate busy ms |' : ''}`);
+    console.log(`|---|---|---:|---:|---:|---:|${BUSY ? '---:|' : ''}`);
+    for (const t of timedTerms.sort((a, b) => b.ms - a.ms)) {
+      const busy = t.busyMs === undefined ? '' : ` ${fmt(t.busyMs)} |`;
+      console.log(`| ${t.q} | ${t.group} | ${t.total} | ${t.pieces} | ${(t.bytes / 1024).toFixed(1)} | ${fmt(t.ms)} |${busy}`);
+    }
   }
   console.log(`\nUpload (wrangler deploy --dry-run): ${uploadSize()}`);
   // The other way to ship it: every piece in one bundled module (what the upload would add).
