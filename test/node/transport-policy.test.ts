@@ -43,6 +43,7 @@ describe('what counts as https', () => {
     { name: 'TLS, whatever a proxy says', connection: { tls: true, remoteAddress: '203.0.113.9' }, proto: 'http', secure: true },
     { name: 'a loopback peer in 127/8', connection: { tls: false, remoteAddress: '127.200.1.2' }, secure: true },
     { name: 'an IPv4-mapped loopback peer in capitals', connection: { tls: false, remoteAddress: '::FFFF:127.0.0.1' }, secure: true },
+    { name: 'a loopback peer with octets of two and three digits', connection: { tls: false, remoteAddress: '127.0.10.200' }, secure: true },
     { name: 'an IPv6 loopback peer', connection: { tls: false, remoteAddress: '::1' }, secure: true },
     { name: 'a peer with 127 inside its address', connection: { tls: false, remoteAddress: '10.127.0.1' }, secure: false },
     { name: 'a peer with more after a loopback address', connection: { tls: false, remoteAddress: '127.0.0.1.5' }, secure: false },
