@@ -56,6 +56,15 @@ describe('a refused credential: status, code, what the body says, the challenge'
       challenge: BOTH,
     },
     {
+      name: 'v2, a scheme the gateway does not take (Basic)',
+      place: 'authorization',
+      path: '/v2/species',
+      headers: { Authorization: 'Basic ZGVtby1jbGllbnQ6ZGVtby1jbGllbnQtc2VjcmV0' },
+      code: 'auth/invalidCredential',
+      detail: 'The Authorization header must be "ApiKey <key>" or "Bearer <token>".',
+      challenge: BOTH,
+    },
+    {
       name: 'v2, an unknown API key: no invalid_token',
       place: 'authorization',
       path: '/v2/species',
@@ -112,6 +121,17 @@ describe('a refused credential: status, code, what the body says, the challenge'
     expect(res.status).toBe(401);
     expect(body).toEqual({ statusCode: 401, message: `Send a credential in ${V1_PLACES}.` });
     expect(res.headers.get('WWW-Authenticate')).toBe(BOTH);
+  });
+});
+
+describe('a resource family the credential does not reach', () => {
+  it('answers 403 auth/forbidden, naming the family', async () => {
+    const t = testApp();
+    const res = await t.get('/v2/genus', { Authorization: DEMO.speciesOnlyKey });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(403);
+    expect(body).toMatchObject({ code: 'auth/forbidden', detail: 'This credential does not grant access to genus.' });
+    expect((await t.get('/v2/species', { Authorization: DEMO.speciesOnlyKey })).status).toBe(200);
   });
 });
 
@@ -172,6 +192,23 @@ describe('a credential store that fails', () => {
     };
   }
 
+  it("answers 500 to a Bearer token too when its lookup fails, logging the store's failure", async () => {
+    const inner = new MemoryCredentialStore(DEMO_CREDENTIALS);
+    const credentials: CredentialStore = {
+      apiKey: (digest) => inner.apiKey(digest),
+      personalToken: () => Promise.reject(new Error('store unreachable')),
+      client: (id) => inner.client(id),
+      tokenClient: (id, credential) => inner.tokenClient(id, credential),
+    };
+    const t = testApp({ services: { credentials } });
+    const res = await t.get('/v2/species', { Authorization: DEMO.personalToken });
+    expect(res.status, await res.text()).toBe(500);
+    expect(res.headers.get('WWW-Authenticate')).toBeNull();
+    expect(t.logs.at(-1)!.auth_failure).toBeUndefined();
+    // The operator reads the store's own failure, not one of the gateway's making.
+    expect(t.logs.filter((l) => l.level === 'error')).toMatchObject([{ error: 'Error', message: 'store unreachable' }]);
+  });
+
   it('answers 500, and neither logs nor counts the credential as refused', async () => {
     const t = testApp({ env: { AUTH_FAILURES_PER_MINUTE: '1', TRUST_PROXY: 'true' }, services: { credentials: failingStore() } });
     const from = { 'X-Forwarded-For': '198.51.100.40' };
@@ -182,6 +219,30 @@ describe('a credential store that fails', () => {
     }
     // Nothing was counted: a Bearer token from the same address is still checked, and served.
     expect((await t.get('/v2/species', { ...from, Authorization: DEMO.personalToken })).status).toBe(200);
+  });
+});
+
+describe('an access token whose client no longer holds the secret it was issued to', () => {
+  it('is refused as invalid_token, saying the client credential was revoked', async () => {
+    const inner = new MemoryCredentialStore(DEMO_CREDENTIALS);
+    // The client is still known (the token is issued), but not the secret behind the token any more.
+    const credentials: CredentialStore = {
+      apiKey: (digest) => inner.apiKey(digest),
+      personalToken: (digest) => inner.personalToken(digest),
+      client: (id) => inner.client(id),
+      tokenClient: () => undefined,
+    };
+    const t = testApp({ services: { credentials } });
+    const token = await mintDemoToken(t);
+    const res = await t.get('/v3/species', { Authorization: `Bearer ${token}` });
+    const body = await json(res);
+    expect(res.status, JSON.stringify(body)).toBe(401);
+    expect(body).toMatchObject({
+      code: 'auth/invalidCredential',
+      detail: 'The access token was issued to a client credential that has been revoked.',
+    });
+    expect(res.headers.get('WWW-Authenticate')).toBe('Bearer realm="botanical", error="invalid_token"');
+    expect(t.logs.at(-1)!.auth_failure).toMatchObject({ place: 'authorization', code: 'auth/invalidCredential' });
   });
 });
 

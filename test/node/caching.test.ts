@@ -76,6 +76,16 @@ describe('answered by the legacy backend (V1_ANSWER=legacy)', () => {
     expect(res.headers.get('vary')).toBe('Authorization, X-Api-Key, X-Key');
   });
 
+  it('a record revalidated: the 304 says what the 200 said, private and varying the same', async () => {
+    const first = await gateway.get('/v1/species/ABBA', { 'X-Key': 'demo-project-key' });
+    const tag = first.headers.get('etag');
+    expect(tag).toMatch(/^"/);
+    const res = await gateway.get('/v1/species/ABBA', { 'X-Key': 'demo-project-key', 'If-None-Match': tag! });
+    expect(res.status).toBe(304);
+    expect(res.headers.get('cache-control')).toBe('private, no-cache');
+    expect(res.headers.get('vary')).toBe('Authorization, X-Api-Key, X-Key');
+  });
+
   it("the backend's own refusal: no-store", async () => {
     const res = await gateway.get('/v1/species/ZZNONE', { 'X-Key': 'demo-project-key' });
     expect(res.status).toBe(404);

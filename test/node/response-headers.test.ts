@@ -4,11 +4,11 @@
  * way a client sees each header once, with the policy's value, and a version's `Link` next to a
  * handler's own.
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../src/env';
 import { requestId } from '../../src/policies/request-id';
-import { respond, ResponseHeaders } from '../../src/policies/response-headers';
+import { bodyBytes, respond, ResponseHeaders } from '../../src/policies/response-headers';
 import { versionContext } from '../../src/policies/version-context';
 import type { Version } from '../../src/versions/version';
 
@@ -67,4 +67,70 @@ describe('policy headers on every kind of response', () => {
       expect(res.headers.get('Link')).toBe(`${ownLink}<https://guide>; rel="deprecation"`);
     });
   }
+});
+
+describe('a header the policies remove', () => {
+  const app = new Hono<AppEnv>();
+  app.use(requestId(), async (c, next) => {
+    // As `uncacheable` does on an error: no `Vary`, whoever set it.
+    c.get('responseHeaders')!.delete('Vary');
+    await next();
+  });
+  app.get('/core', (c) => respond(c, '{}', 200, { vary: 'X-Key', 'Content-Type': 'application/json' }));
+  app.get('/text', (c) => c.text('plain', 200, { Vary: 'X-Key' }));
+
+  it.each(['/core', '/text'])('%s: gone from the response, the handler’s value too', async (path) => {
+    const res = await app.request(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Vary')).toBeNull();
+    expect(res.headers.get('Svc-Request-Id')).toBeTruthy();
+  });
+
+  it('a later set of the same name is sent', async () => {
+    const headers = new ResponseHeaders();
+    headers.delete('Vary');
+    headers.set('vary', 'Authorization');
+    expect(headers.merged({ Vary: 'X-Key' })).toEqual({ vary: 'Authorization' });
+    const target = new Headers({ Vary: 'X-Key' });
+    headers.applyTo(target);
+    expect(target.get('vary')).toBe('Authorization');
+  });
+});
+
+describe('the size of the body sent (the access line’s response_bytes)', () => {
+  /** Each answer's size as the policies count it, next to the bytes the client received. */
+  function sized(route: (c: Context<AppEnv>) => Response) {
+    const counted: number[] = [];
+    const app = new Hono<AppEnv>();
+    app.use(requestId(), async (c, next) => {
+      await next();
+      counted.push(await bodyBytes(c));
+    });
+    app.get('/', route);
+    return async () => {
+      const res = await app.request('/');
+      const received = (await res.arrayBuffer()).byteLength;
+      return { counted: counted.at(-1), received };
+    };
+  }
+
+  const texts = ['', 'plain', 'é', '€uro', 'a😀b', '\ud83d', '\ud83dx', '\ud83dé', '\ud83d€', 'x\udc00', '\u07ff\u0800\uffff'];
+  it.each(texts)('respond with %j: its UTF-8 length', async (text) => {
+    const { counted, received } = await sized((c) => respond(c, text, 200, {}))();
+    expect(counted).toBe(new TextEncoder().encode(text).byteLength);
+    expect(counted).toBe(received);
+  });
+
+  it.each([
+    ['bytes', (c: Context<AppEnv>) => respond(c, new Uint8Array([1, 2, 3, 4, 5]), 200, {})],
+    ['a buffer', (c: Context<AppEnv>) => respond(c, new Uint8Array([1, 2, 3]).buffer, 200, {})],
+    ['no body', (c: Context<AppEnv>) => respond(c, null, 304, {})],
+    ['a stream', (c: Context<AppEnv>) => respond(c, new Blob(['streamed €']).stream(), 200, {})],
+    ['text built by Hono', (c: Context<AppEnv>) => c.text('hono’s own')],
+    ['a redirect', (c: Context<AppEnv>) => c.redirect('/elsewhere', 301)],
+    ['a Content-Length that is no number', () => new Response('twelve bytes', { headers: { 'Content-Length': '12x' } })],
+  ])('%s: the bytes sent', async (_name, route) => {
+    const { counted, received } = await sized(route)();
+    expect(counted).toBe(received);
+  });
 });
