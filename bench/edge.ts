@@ -16,8 +16,8 @@
  * timing, so the counts cover every term and the clock a sample holding the worst.
  *
  * `BENCH_QS=rosa,ro,...` times those terms first. `BENCH_BUSY=1` also says, for each timed request,
- * how long the isolate was busy running it (V8's sampling profiler through the inspector); the rest
- * of its wall time it waited for the assets binding, KV or the Durable Object.
+ * how long the isolate's thread was not idle (V8's sampling profiler through the inspector): its
+ * JavaScript, or a call into a binding; the rest of its wall time it waited for answers.
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's worker with this harness.
  * Seeds the demo credentials into local KV first (`npm run seed:worker`). Not part of `npm test`.
  */
@@ -88,9 +88,10 @@ class Inspector {
 
   /**
    * Runs `work` under V8's sampling profiler (every 0.5 ms) and answers the milliseconds the
-   * isolate was running JavaScript or compiling (samples not idle), beside what `work` answers:
-   * the rest of a request's wall time the isolate spent waiting (the assets binding, KV, the
-   * Durable Object).
+   * isolate's thread was not idle (samples not `(idle)`), beside what `work` answers: running or
+   * compiling JavaScript, or inside a call into the runtime (under `wrangler dev`, the first call
+   * of a binding starts its local service on that thread: the profile shows it as time inside
+   * `kv.get` or the first assets fetch). The rest of the wall time the isolate waited for answers.
    */
   async busy<T>(work: () => Promise<T>): Promise<{ value: T; busyMs: number }> {
     await this.call('Profiler.enable');
@@ -241,7 +242,7 @@ async function main(): Promise<void> {
     rows.push(`| ${run} | ${fmt(r.ready)} | ${firsts.join(' | ')} | ${r.heapMb.toFixed(1)} (${r.v8Mb.toFixed(1)} V8 + ${r.buffersMb.toFixed(1)} buffers) |`);
   }
   console.log(`\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; worker: ${DIR}`);
-  if (BUSY) console.log('In parentheses: the ms of it the isolate was busy (the rest it waited for the bindings).');
+  if (BUSY) console.log('In parentheses: the ms of it the isolate was not idle (its JavaScript, or inside a binding call); the rest it waited.');
   console.log(`\n| fresh start | wrangler ready ms | ${FIRSTS.map(([k]) => `first ${k} ms`).join(' | ')} | heap MB after them |`);
   console.log(`|---|---:|${FIRSTS.map(() => '---:|').join('')}---:|`);
   for (const row of rows) console.log(row);
