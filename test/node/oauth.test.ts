@@ -4,9 +4,10 @@ import { MemoryCredentialStore } from '../../src/services/credentials/credential
 import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
 import { oauthSuite } from '../suites/oauth.suite';
 import { basic, postToken } from '../suites/tokens';
-import { json, testApp } from '../support/harness';
+import { json } from '../suites/client';
+import { diskApp } from '../support/gateway';
 
-oauthSuite(() => testApp());
+oauthSuite(() => diskApp());
 
 const body = (id: string, secret: string) => `grant_type=client_credentials&client_id=${id}&client_secret=${secret}`;
 
@@ -15,7 +16,7 @@ async function twoClientApp(limit: number) {
     ...DEMO_CREDENTIALS,
     clients: [...DEMO_CREDENTIALS.clients!, { id: 'second-client', secret_sha256: await sha256Hex('second secret: with + and %'), resources: ['species'] }],
   });
-  return testApp({ env: { TOKEN_RATE_LIMIT_PER_MINUTE: String(limit) }, now: '2026-11-21T12:00:10Z', services: { credentials } });
+  return diskApp({ env: { TOKEN_RATE_LIMIT_PER_MINUTE: String(limit) }, now: '2026-11-21T12:00:10Z', services: { credentials } });
 }
 
 describe('POST /oauth/token: per-client rate limit (TOKEN_RATE_LIMIT_PER_MINUTE)', () => {
@@ -56,7 +57,7 @@ describe('POST /oauth/token: per-client rate limit (TOKEN_RATE_LIMIT_PER_MINUTE)
   });
 
   it('does not count token requests against the API bucket of the same client', async () => {
-    const t = testApp({ env: { RATE_LIMIT_PER_MINUTE: '1' } });
+    const t = diskApp({ env: { RATE_LIMIT_PER_MINUTE: '1' } });
     const token = (await json(await postToken(t, body('demo-client', 'demo-client-secret')))).access_token;
     const read = await t.get('/v2/species', { Authorization: `Bearer ${token}` });
     expect(read.status, await read.text()).toBe(200);
@@ -65,7 +66,7 @@ describe('POST /oauth/token: per-client rate limit (TOKEN_RATE_LIMIT_PER_MINUTE)
 
 describe('POST /oauth/token: the log line', () => {
   it('names the client and how it authenticated, never the secret', async () => {
-    const t = testApp();
+    const t = diskApp();
     await postToken(t, body('demo-client', 'demo-client-secret'));
     await postToken(t, 'grant_type=client_credentials', {
       'Content-Type': 'application/x-www-form-urlencoded',

@@ -8,9 +8,10 @@ import { sha256Hex } from '../../src/core/crypto';
 import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
 import { basic, FORM_TYPE, postToken } from '../suites/tokens';
-import { DEMO, json, testApp } from '../support/harness';
+import { DEMO, json } from '../suites/client';
+import { diskApp } from '../support/gateway';
 
-const t = testApp();
+const t = diskApp();
 const GRANT = 'grant_type=client_credentials';
 const NOT_BASIC = 'The Authorization header must be HTTP Basic with the form-encoded client id and secret.';
 const UNKNOWN = 'Unknown client or wrong client secret.';
@@ -138,7 +139,7 @@ describe('POST /oauth/token: a client secret stored with a trailing newline', { 
       ...DEMO_CREDENTIALS,
       clients: [{ id: 'echo-client', secret_sha256: await sha256Hex('echo secret\n'), resources: ['species'] }],
     });
-    const app = testApp({ services: { credentials } });
+    const app = diskApp({ services: { credentials } });
     const res = await postToken(app, `${GRANT}&client_id=echo-client&client_secret=echo+secret`);
     expect(res.status).toBe(401);
     const warnings = app.logs.filter((l) => l.level === 'warn');
@@ -153,7 +154,7 @@ describe('POST /oauth/token: a client secret stored with a trailing newline', { 
 
 describe('POST /oauth/token: what counts as a failed client authentication', { timeout: 120_000 }, () => {
   const LIMIT = 2;
-  const app = () => testApp({ env: { TRUST_PROXY: 'true', AUTH_FAILURES_PER_MINUTE: String(LIMIT) } });
+  const app = () => diskApp({ env: { TRUST_PROXY: 'true', AUTH_FAILURES_PER_MINUTE: String(LIMIT) } });
   const GOOD = `${GRANT}&client_id=${DEMO.clientId}&client_secret=${DEMO.clientSecret}`;
   const from = (address: string, headers: Record<string, string> = {}) => ({ 'Content-Type': FORM_TYPE, 'X-Forwarded-For': address, ...headers });
 
