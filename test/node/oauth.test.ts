@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
 import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
+import type { Services } from '../../src/env';
+import { noMetrics } from '../../src/services/metrics';
 import { oauthSuite } from '../suites/oauth.suite';
 import { basic, postToken } from '../suites/tokens';
 import { json } from '../suites/client';
@@ -11,17 +13,18 @@ oauthSuite(() => diskApp());
 
 const body = (id: string, secret: string) => `grant_type=client_credentials&client_id=${id}&client_secret=${secret}`;
 
-async function twoClientApp(limit: number) {
+async function twoClientApp(limit: number, services: Partial<Services> = {}) {
   const credentials = new MemoryCredentialStore({
     ...DEMO_CREDENTIALS,
     clients: [...DEMO_CREDENTIALS.clients!, { id: 'second-client', secret_sha256: await sha256Hex('second secret: with + and %'), resources: ['species'] }],
   });
-  return diskApp({ env: { TOKEN_RATE_LIMIT_PER_MINUTE: String(limit) }, now: '2026-11-21T12:00:10Z', services: { credentials } });
+  return diskApp({ env: { TOKEN_RATE_LIMIT_PER_MINUTE: String(limit) }, now: '2026-11-21T12:00:10Z', services: { credentials, ...services } });
 }
 
 describe('POST /oauth/token: per-client rate limit (TOKEN_RATE_LIMIT_PER_MINUTE)', () => {
   it('throttles the 4th token of a minute with 429 slow_down and Retry-After, then recovers in the next window', async () => {
-    const t = await twoClientApp(3);
+    const refusals: string[] = [];
+    const t = await twoClientApp(3, { metrics: { ...noMetrics, refused: (kind) => refusals.push(kind) } });
     for (let i = 1; i <= 3; i++) {
       const res = await postToken(t, body('demo-client', 'demo-client-secret'));
       expect(res.status, await res.clone().text()).toBe(200);
@@ -33,7 +36,10 @@ describe('POST /oauth/token: per-client rate limit (TOKEN_RATE_LIMIT_PER_MINUTE)
     const problem = await json(refused);
     expect(refused.status, JSON.stringify(problem)).toBe(429);
     expect(problem.error).toBe('slow_down');
+    expect(problem.error_description).toBe('More than 3 token requests this minute; cache the token until it nears expiry.');
     expect(problem.access_token).toBeUndefined();
+    // Counted in the metrics as a token rate-limit refusal.
+    expect(refusals).toEqual(['token_rate_limit']);
     expect(refused.headers.get('Retry-After')).toBe('45');
     expect(refused.headers.get('RateLimit')).toBe('"token";r=0;t=45');
 

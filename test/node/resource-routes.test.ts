@@ -5,8 +5,9 @@
  * with the same validators.
  */
 import { describe, expect, it } from 'vitest';
+import type { Detail, ListPage, RecordSource } from '../../src/services/record-source';
 import { DEMO, json } from '../suites/client';
-import { diskApp } from '../support/gateway';
+import { diskApp, diskSource } from '../support/gateway';
 
 const t = diskApp();
 
@@ -75,5 +76,34 @@ describe('records of a version that rewrites them (v1)', () => {
     expect(notModified.status).toBe(304);
     expect(notModified.headers.get('ETag')).toBe(tag);
     expect(notModified.headers.get('Last-Modified')).toBe('Wed, 18 Mar 2026 00:00:00 GMT');
+  });
+});
+
+describe('records of a source that answers them as objects (an upstream)', () => {
+  /** The dataset's records, parsed: no stored bytes, no stored ETag, answers that may change. */
+  const parsed: RecordSource = {
+    immutable: false,
+    list: (resource, query, scope) => diskSource().list(resource, query, scope) as Promise<ListPage>,
+    get: (resource, id) => diskSource().get(resource, id) as Promise<Detail>,
+  };
+
+  it('are rewritten for v1 too, in lists and details', async () => {
+    const { get } = diskApp({ services: { source: parsed } });
+    const page = await json(await get('/v1/species?q=balsam'));
+    expect(page.data.find((r: { id: string }) => r.id === 'ABBA')).toMatchObject({ rank: 'SPECIES', status: 'ACCEPTED' });
+    expect(await json(await get('/v1/species/ABBA'))).toMatchObject({ id: 'ABBA', rank: 'SPECIES', duration: ['PERENNIAL'] });
+  });
+
+  it('give each detail the ETag of its bytes, in every version, the same as over the stored records', async () => {
+    const over = diskApp({ services: { source: parsed } });
+    const stored = diskApp();
+    for (const path of ['/v2/species/ABBA', '/v2/species/ABAM', '/v1/species/ABBA', '/v2/genus/Abies']) {
+      const res = await over.get(path);
+      const same = await stored.get(path);
+      expect(res.headers.get('ETag'), path).toBe(same.headers.get('ETag'));
+      expect(await res.text(), path).toBe(await same.text());
+    }
+    const tag = (await over.get('/v2/species/ABBA')).headers.get('ETag')!;
+    expect((await over.get('/v2/species/ABBA', { Authorization: DEMO.key, 'If-None-Match': tag })).status).toBe(304);
   });
 });

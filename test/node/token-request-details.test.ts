@@ -174,6 +174,16 @@ describe('POST /oauth/token: what counts as a failed client authentication', { t
     expect(res.status, await res.clone().text()).toBe(200);
   });
 
+  it('notes each refused one on the access line: where the secret was presented, the code and the client named', async () => {
+    const t = app();
+    await postToken(t, `${GRANT}&client_id=${DEMO.clientId}&client_secret=guess`, from('198.51.100.7'));
+    await postToken(t, GRANT, from('198.51.100.8', { Authorization: basic('nobody', 'guess') }));
+    expect(t.logs.map((l) => [l.status, l.auth_failure])).toEqual([
+      [401, { place: 'oauth:body', code: 'oauth/invalidClient', client_id: DEMO.clientId, source_address: '198.51.100.7' }],
+      [401, { place: 'oauth:basic', code: 'oauth/invalidClient', client_id: 'nobody', source_address: '198.51.100.8' }],
+    ]);
+  });
+
   it('counts wrong secrets by Basic per claimed client, whatever the address', async () => {
     const t = app();
     for (let i = 0; i < LIMIT; i++)
