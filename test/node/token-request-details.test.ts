@@ -48,6 +48,7 @@ describe('POST /oauth/token: spellings of HTTP Basic', { timeout: 120_000 }, () 
     ['an empty client id', basicBytes(`:${DEMO.clientSecret}`)],
     ['an empty secret', basicBytes(`${DEMO.clientId}:`)],
     ['no colon', basicBytes(DEMO.clientId)],
+    ['a character outside base64 right after the credentials', `Basic ${btoa(creds)}!`],
   ])('refuses %s as not HTTP Basic, with the Basic challenge', async (_name, authorization) => {
     const r = await withAuthorization(authorization);
     expect(r.status, JSON.stringify(r.body)).toBe(401);
@@ -152,6 +153,22 @@ describe('POST /oauth/token: a client secret stored with a trailing newline', { 
   });
 });
 
+describe('POST /oauth/token: a client secret stored with a trailing newline during a rotation', { timeout: 120_000 }, () => {
+  it('is named in the log when it is either of the client’s two secrets', async () => {
+    const credentials = new MemoryCredentialStore({
+      ...DEMO_CREDENTIALS,
+      clients: [
+        { id: 'echo-client', secret_sha256: await sha256Hex('new secret'), resources: ['species'] },
+        { id: 'echo-client', secret_sha256: await sha256Hex('echo secret\n'), resources: ['species'] },
+      ],
+    });
+    const app = diskApp({ services: { credentials } });
+    expect((await postToken(app, `${GRANT}&client_id=echo-client&client_secret=echo+secret`)).status).toBe(401);
+    expect(app.logs.filter((l) => l.level === 'warn').map((l) => l.entry)).toEqual(['client:echo-client']);
+    expect((await postToken(app, `${GRANT}&client_id=echo-client&client_secret=new+secret`)).status).toBe(200);
+  });
+});
+
 describe('POST /oauth/token: what counts as a failed client authentication', { timeout: 120_000 }, () => {
   const LIMIT = 2;
   const app = () => diskApp({ env: { TRUST_PROXY: 'true', AUTH_FAILURES_PER_MINUTE: String(LIMIT) } });
@@ -182,6 +199,16 @@ describe('POST /oauth/token: what counts as a failed client authentication', { t
       [401, { place: 'oauth:body', code: 'oauth/invalidClient', client_id: DEMO.clientId, source_address: '198.51.100.7' }],
       [401, { place: 'oauth:basic', code: 'oauth/invalidClient', client_id: 'nobody', source_address: '198.51.100.8' }],
     ]);
+  });
+
+  it.each([
+    ['a client_id without a secret', `${GRANT}&client_id=${DEMO.clientId}`],
+    ['a client_secret without a client_id', `${GRANT}&client_secret=${DEMO.clientSecret}`],
+  ])('counts %s: the address is throttled past the limit', async (_name, body) => {
+    const t = app();
+    for (let i = 0; i < LIMIT; i++) expect((await postToken(t, body, from('198.51.100.7'))).status).toBe(401);
+    const res = await postToken(t, GOOD, from('198.51.100.7'));
+    expect(res.status, await res.clone().text()).toBe(429);
   });
 
   it('counts wrong secrets by Basic per claimed client, whatever the address', async () => {
