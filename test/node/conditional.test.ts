@@ -1,5 +1,5 @@
-import { testApp } from '../support/harness';
+import { diskApp } from '../support/gateway';
 import { conditionalSuite } from '../suites/conditional.suite';
 
-const t = testApp();
+const t = diskApp();
 conditionalSuite(() => t);

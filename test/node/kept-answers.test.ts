@@ -15,7 +15,8 @@ import { HOT, INDEX } from '../../scripts/compile-data';
 import type { ListPage, RecordSource } from '../../src/services/record-source';
 import { PageCache } from '../../src/routes/page-cache';
 import { v2 } from '../../src/versions';
-import { DEMO, json, testApp } from '../support/harness';
+import { DEMO, json } from '../suites/client';
+import { diskApp } from '../support/gateway';
 
 describe('rendered pages', () => {
   it('are kept by version, path and query, with credential parameters left out of the key', () => {
@@ -50,7 +51,7 @@ describe('rendered pages', () => {
   });
 
   it('answer the same bytes again, and a different query gets its own links', async () => {
-    const { get } = testApp();
+    const { get } = diskApp();
     const first = await (await get('/v2/species?order[common_name]=desc&page=3')).text();
     expect(await (await get('/v2/species?order[common_name]=desc&page=3')).text()).toBe(first);
     expect(await (await get('/v2/species?order[common_name]=desc&page=3')).text()).toBe(first);
@@ -60,7 +61,7 @@ describe('rendered pages', () => {
   });
 
   it('holding a credential its links echo are never answered to another query, nor another secret', async () => {
-    const { get } = testApp();
+    const { get } = diskApp();
     for (const name of ['api_key', 'PASSWORD', 'access_token']) {
       const path = (secret?: string) => `/v2/species?q=fir${secret ? `&${name}=${secret}` : ''}&page=2`;
       const first = `s3cret-${name}-1`;
@@ -80,7 +81,7 @@ describe('rendered pages', () => {
   });
 
   it('are served only after the caller’s access is checked', async () => {
-    const { get } = testApp();
+    const { get } = diskApp();
     expect((await get('/v2/families?page=2')).status).toBe(200);
     expect((await get('/v2/families?page=2')).status).toBe(200);
     const res = await get('/v2/families?page=2', { Authorization: DEMO.speciesOnlyKey });
@@ -102,7 +103,7 @@ describe('rendered pages', () => {
   for (const immutable of [false, true]) {
     it(`${immutable ? 'are kept' : 'are not kept'} for a source that says its answers ${immutable ? 'never change' : 'may change'}`, async () => {
       const source = changing(immutable);
-      const { get } = testApp({ services: { source }, describes: false });
+      const { get } = diskApp({ services: { source }, describes: false });
       // Asked for twice: the second time a page is rendered it may be kept.
       expect((await json(await get('/v2/families'))).data[0].name).toBe('first');
       expect((await json(await get('/v2/families'))).data[0].name).toBe('first');
@@ -114,7 +115,7 @@ describe('rendered pages', () => {
 
 describe('rendered details', () => {
   it('answer the same bytes and validators again, per version, and 304 from what was kept', async () => {
-    const { get } = testApp();
+    const { get } = diskApp();
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await get('/v2/species/ABBA'));
     const [first, ...again] = answers;
@@ -140,7 +141,7 @@ describe('rendered details', () => {
   });
 
   it('are served only after the caller’s access is checked', async () => {
-    const { get } = testApp();
+    const { get } = diskApp();
     const family = (await json(await get('/v2/families?page=1'))).data[0].id;
     for (let i = 0; i < 3; i++) expect((await get(`/v2/families/${family}`)).status).toBe(200);
     const res = await get(`/v2/families/${family}`, { Authorization: DEMO.speciesOnlyKey });
@@ -156,7 +157,7 @@ describe('rendered details', () => {
         list: async (): Promise<ListPage> => ({ items: [], total: 0, page: 1, perPage: 20 }),
         get: async () => ({ record: { id: 'F', slug: 'f', name: source.name, common_name: null }, meta: { last_modified: '2026-03-18T00:00:00Z' } }),
       };
-      const { get } = testApp({ services: { source }, describes: false });
+      const { get } = diskApp({ services: { source }, describes: false });
       expect((await json(await get('/v2/families/F'))).data.name).toBe('first');
       expect((await json(await get('/v2/families/F'))).data.name).toBe('first');
       source.name = 'second';

@@ -2,25 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
 import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
+import type { Services } from '../../src/env';
+import { noMetrics } from '../../src/services/metrics';
 import { oauthSuite } from '../suites/oauth.suite';
 import { basic, postToken } from '../suites/tokens';
-import { json, testApp } from '../support/harness';
+import { json } from '../suites/client';
+import { diskApp } from '../support/gateway';
 
-oauthSuite(() => testApp());
+oauthSuite(() => diskApp());
 
 const body = (id: string, secret: string) => `grant_type=client_credentials&client_id=${id}&client_secret=${secret}`;
 
-async function twoClientApp(limit: number) {
+async function twoClientApp(limit: number, services: Partial<Services> = {}) {
   const credentials = new MemoryCredentialStore({
     ...DEMO_CREDENTIALS,
     clients: [...DEMO_CREDENTIALS.clients!, { id: 'second-client', secret_sha256: await sha256Hex('second secret: with + and %'), resources: ['species'] }],
   });
-  return testApp({ env: { TOKEN_RATE_LIMIT_PER_MINUTE: String(limit) }, now: '2026-11-21T12:00:10Z', services: { credentials } });
+  return diskApp({ env: { TOKEN_RATE_LIMIT_PER_MINUTE: String(limit) }, now: '2026-11-21T12:00:10Z', services: { credentials, ...services } });
 }
 
 describe('POST /oauth/token: per-client rate limit (TOKEN_RATE_LIMIT_PER_MINUTE)', () => {
   it('throttles the 4th token of a minute with 429 slow_down and Retry-After, then recovers in the next window', async () => {
-    const t = await twoClientApp(3);
+    const refusals: string[] = [];
+    const t = await twoClientApp(3, { metrics: { ...noMetrics, refused: (kind) => refusals.push(kind) } });
     for (let i = 1; i <= 3; i++) {
       const res = await postToken(t, body('demo-client', 'demo-client-secret'));
       expect(res.status, await res.clone().text()).toBe(200);
@@ -32,7 +36,10 @@ describe('POST /oauth/token: per-client rate limit (TOKEN_RATE_LIMIT_PER_MINUTE)
     const problem = await json(refused);
     expect(refused.status, JSON.stringify(problem)).toBe(429);
     expect(problem.error).toBe('slow_down');
+    expect(problem.error_description).toBe('More than 3 token requests this minute; cache the token until it nears expiry.');
     expect(problem.access_token).toBeUndefined();
+    // Counted in the metrics as a token rate-limit refusal.
+    expect(refusals).toEqual(['token_rate_limit']);
     expect(refused.headers.get('Retry-After')).toBe('45');
     expect(refused.headers.get('RateLimit')).toBe('"token";r=0;t=45');
 
@@ -56,7 +63,7 @@ describe('POST /oauth/token: per-client rate limit (TOKEN_RATE_LIMIT_PER_MINUTE)
   });
 
   it('does not count token requests against the API bucket of the same client', async () => {
-    const t = testApp({ env: { RATE_LIMIT_PER_MINUTE: '1' } });
+    const t = diskApp({ env: { RATE_LIMIT_PER_MINUTE: '1' } });
     const token = (await json(await postToken(t, body('demo-client', 'demo-client-secret')))).access_token;
     const read = await t.get('/v2/species', { Authorization: `Bearer ${token}` });
     expect(read.status, await read.text()).toBe(200);
@@ -65,7 +72,7 @@ describe('POST /oauth/token: per-client rate limit (TOKEN_RATE_LIMIT_PER_MINUTE)
 
 describe('POST /oauth/token: the log line', () => {
   it('names the client and how it authenticated, never the secret', async () => {
-    const t = testApp();
+    const t = diskApp();
     await postToken(t, body('demo-client', 'demo-client-secret'));
     await postToken(t, 'grant_type=client_credentials', {
       'Content-Type': 'application/x-www-form-urlencoded',

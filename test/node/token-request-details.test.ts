@@ -8,9 +8,10 @@ import { sha256Hex } from '../../src/core/crypto';
 import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
 import { basic, FORM_TYPE, postToken } from '../suites/tokens';
-import { DEMO, json, testApp } from '../support/harness';
+import { DEMO, json } from '../suites/client';
+import { diskApp } from '../support/gateway';
 
-const t = testApp();
+const t = diskApp();
 const GRANT = 'grant_type=client_credentials';
 const NOT_BASIC = 'The Authorization header must be HTTP Basic with the form-encoded client id and secret.';
 const UNKNOWN = 'Unknown client or wrong client secret.';
@@ -47,6 +48,7 @@ describe('POST /oauth/token: spellings of HTTP Basic', { timeout: 120_000 }, () 
     ['an empty client id', basicBytes(`:${DEMO.clientSecret}`)],
     ['an empty secret', basicBytes(`${DEMO.clientId}:`)],
     ['no colon', basicBytes(DEMO.clientId)],
+    ['a character outside base64 right after the credentials', `Basic ${btoa(creds)}!`],
   ])('refuses %s as not HTTP Basic, with the Basic challenge', async (_name, authorization) => {
     const r = await withAuthorization(authorization);
     expect(r.status, JSON.stringify(r.body)).toBe(401);
@@ -138,7 +140,7 @@ describe('POST /oauth/token: a client secret stored with a trailing newline', { 
       ...DEMO_CREDENTIALS,
       clients: [{ id: 'echo-client', secret_sha256: await sha256Hex('echo secret\n'), resources: ['species'] }],
     });
-    const app = testApp({ services: { credentials } });
+    const app = diskApp({ services: { credentials } });
     const res = await postToken(app, `${GRANT}&client_id=echo-client&client_secret=echo+secret`);
     expect(res.status).toBe(401);
     const warnings = app.logs.filter((l) => l.level === 'warn');
@@ -151,9 +153,25 @@ describe('POST /oauth/token: a client secret stored with a trailing newline', { 
   });
 });
 
+describe('POST /oauth/token: a client secret stored with a trailing newline during a rotation', { timeout: 120_000 }, () => {
+  it('is named in the log when it is either of the client’s two secrets', async () => {
+    const credentials = new MemoryCredentialStore({
+      ...DEMO_CREDENTIALS,
+      clients: [
+        { id: 'echo-client', secret_sha256: await sha256Hex('new secret'), resources: ['species'] },
+        { id: 'echo-client', secret_sha256: await sha256Hex('echo secret\n'), resources: ['species'] },
+      ],
+    });
+    const app = diskApp({ services: { credentials } });
+    expect((await postToken(app, `${GRANT}&client_id=echo-client&client_secret=echo+secret`)).status).toBe(401);
+    expect(app.logs.filter((l) => l.level === 'warn').map((l) => l.entry)).toEqual(['client:echo-client']);
+    expect((await postToken(app, `${GRANT}&client_id=echo-client&client_secret=new+secret`)).status).toBe(200);
+  });
+});
+
 describe('POST /oauth/token: what counts as a failed client authentication', { timeout: 120_000 }, () => {
   const LIMIT = 2;
-  const app = () => testApp({ env: { TRUST_PROXY: 'true', AUTH_FAILURES_PER_MINUTE: String(LIMIT) } });
+  const app = () => diskApp({ env: { TRUST_PROXY: 'true', AUTH_FAILURES_PER_MINUTE: String(LIMIT) } });
   const GOOD = `${GRANT}&client_id=${DEMO.clientId}&client_secret=${DEMO.clientSecret}`;
   const from = (address: string, headers: Record<string, string> = {}) => ({ 'Content-Type': FORM_TYPE, 'X-Forwarded-For': address, ...headers });
 
@@ -171,6 +189,26 @@ describe('POST /oauth/token: what counts as a failed client authentication', { t
     for (let i = 0; i <= LIMIT; i++) expect((await postToken(t, body, from('198.51.100.7', headers))).status).toBe(status);
     const res = await postToken(t, GOOD, from('198.51.100.7'));
     expect(res.status, await res.clone().text()).toBe(200);
+  });
+
+  it('notes each refused one on the access line: where the secret was presented, the code and the client named', async () => {
+    const t = app();
+    await postToken(t, `${GRANT}&client_id=${DEMO.clientId}&client_secret=guess`, from('198.51.100.7'));
+    await postToken(t, GRANT, from('198.51.100.8', { Authorization: basic('nobody', 'guess') }));
+    expect(t.logs.map((l) => [l.status, l.auth_failure])).toEqual([
+      [401, { place: 'oauth:body', code: 'oauth/invalidClient', client_id: DEMO.clientId, source_address: '198.51.100.7' }],
+      [401, { place: 'oauth:basic', code: 'oauth/invalidClient', client_id: 'nobody', source_address: '198.51.100.8' }],
+    ]);
+  });
+
+  it.each([
+    ['a client_id without a secret', `${GRANT}&client_id=${DEMO.clientId}`],
+    ['a client_secret without a client_id', `${GRANT}&client_secret=${DEMO.clientSecret}`],
+  ])('counts %s: the address is throttled past the limit', async (_name, body) => {
+    const t = app();
+    for (let i = 0; i < LIMIT; i++) expect((await postToken(t, body, from('198.51.100.7'))).status).toBe(401);
+    const res = await postToken(t, GOOD, from('198.51.100.7'));
+    expect(res.status, await res.clone().text()).toBe(429);
   });
 
   it('counts wrong secrets by Basic per claimed client, whatever the address', async () => {

@@ -1,5 +1,5 @@
-import { testApp } from '../support/harness';
+import { diskApp } from '../support/gateway';
 import { v2Suite } from '../suites/v2.suite';
 
-const t = testApp();
+const t = diskApp();
 v2Suite(() => t);
