@@ -1,3 +1,4 @@
+import { isHostEntry } from './core/host-name';
 import { parseInstant, parseIntervals, RFC3339, type Interval } from './migration/intervals';
 
 /**
@@ -90,6 +91,22 @@ export class ConfigError extends Error {
     super(`Invalid configuration: ${variable} ${problem}`);
     this.name = 'ConfigError';
   }
+}
+
+/** `PUBLIC_HOSTS`: comma-separated, lower-cased; an entry no request could name stops start-up. */
+function publicHosts(raw: string | undefined): string[] {
+  const hosts = (raw ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h.length > 0);
+  const bad = hosts.find((h) => !isHostEntry(h));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      'PUBLIC_HOSTS',
+      `holds ${JSON.stringify(bad)}, not a host[:port]: a DNS name (punycode for other scripts), an IPv4 address or a bracketed IPv6 literal, then an optional port from 1 to 65535`,
+    );
+  }
+  return hosts;
 }
 
 export function parseConfig(vars: ConfigVars): Config {
@@ -224,10 +241,7 @@ export function parseConfig(vars: ConfigVars): Config {
     host: text('HOST') ?? '0.0.0.0',
     redisUrl: redisUrl(text('REDIS_URL')),
     hostile: {
-      publicHosts: (text('PUBLIC_HOSTS') ?? '')
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter((h) => h.length > 0),
+      publicHosts: publicHosts(text('PUBLIC_HOSTS')),
       authFailuresPerMinute: int('AUTH_FAILURES_PER_MINUTE', 20, 1),
       headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 10_000, 1),
       requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, 1),

@@ -1,17 +1,9 @@
 import type { Config } from '../config';
+import { VALID_HOST } from '../core/host-name';
 import { pathname } from '../core/query-string';
 import { ApiError } from '../errors/api-error';
 import { HEALTH_PATHS } from './health-paths';
 import type { Policy } from './policy';
-
-/**
- * A DNS name (labels of letters, digits, `-` and `_`, no label starting or ending with `-`), an
- * IPv4 address or a bracketed IPv6 literal, then an optional port: `host[:port]` as the URL
- * parser normalised it (lower case, punycode, default port dropped). The parser alone lets
- * through names no DNS holds (`a{b`, `a*b`), which must never reach a `Location`.
- */
-const VALID_HOST =
-  /^(?:(?=[^:]{1,253}(?::|$))[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
 
 interface PublicHost {
   hostname: string;

@@ -38,6 +38,28 @@ describe('configuration (CONTRACT section 1)', () => {
     expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(`Invalid configuration: ${name} `));
   });
 
+  it.each([
+    'https://api.example.com',
+    'api.example.com/v2',
+    'api.example.com:8443x',
+    'api.example.com:99999',
+    'api.example.com:0',
+    'api example.com',
+    '::1',
+    '*.example.com',
+  ])('stops on a PUBLIC_HOSTS entry no request could name (%j), quoting it', (entry) => {
+    expect(() => parseConfig({ PUBLIC_HOSTS: `api.example.com, ${entry}` })).toThrow(
+      `Invalid configuration: PUBLIC_HOSTS holds ${JSON.stringify(entry.toLowerCase())}, not a host[:port]: a DNS name (punycode for other scripts), an IPv4 address or a bracketed IPv6 literal, then an optional port from 1 to 65535`,
+    );
+  });
+
+  it('reads PUBLIC_HOSTS entries as a request names a host: names, addresses, IPv6 literals, ports, any letter case', () => {
+    expect(
+      parseConfig({ PUBLIC_HOSTS: ' API.Example.com ,api.example.com:8443,127.0.0.1:65535,[::1]:8787,[2001:db8::1],xn--bcher-kva.example., ' }).hostile
+        .publicHosts,
+    ).toEqual(['api.example.com', 'api.example.com:8443', '127.0.0.1:65535', '[::1]:8787', '[2001:db8::1]', 'xn--bcher-kva.example.']);
+  });
+
   it('never prints secrets when describing itself', () => {
     const config = parseConfig({ TOKEN_SIGNING_SECRET: 'sekret-signing-value', UPSTREAM_AUTHORIZATION: 'Bearer upstream-sekret' });
     const text = JSON.stringify(describeConfig(config));

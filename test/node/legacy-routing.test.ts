@@ -62,7 +62,16 @@ describe('the legacy backend links, moved to the caller base', () => {
   });
 
   it('passes through a body that is not an object with links as it is', () => {
-    for (const body of [null, 'text', 3, [{ links: { self: '/api/v1/species' } }], { data: [] }, { links: null }, { links: ['/api/v1/species'] }, { links: '/api/v1' }]) {
+    for (const body of [
+      null,
+      'text',
+      3,
+      [{ links: { self: '/api/v1/species' } }],
+      { data: [] },
+      { links: null },
+      { links: ['/api/v1/species'] },
+      { links: '/api/v1' },
+    ]) {
       expect(rewriteLinks(body, legacy, '/v1')).toBe(body);
     }
   });
@@ -95,7 +104,16 @@ describe('the v1 routes the legacy backend serves', () => {
     expect(routeTemplate('HEAD', '/species/ABBA')).toBe('GET /species/{id}');
     expect(routeTemplate('POST', '/families/Pinaceae/genus')).toBe('POST /families/{id}/genus');
     expect(pathTemplate('/genus/ABIES/species')).toBe('/genus/{id}/species');
-    for (const path of ['/genus/ABIES/trees', '/genus/ABIES/', '/genus//species', '/genus/ABIES/species/ABBA', '/trees', 'species', 'v1/species', '/species/']) {
+    for (const path of [
+      '/genus/ABIES/trees',
+      '/genus/ABIES/',
+      '/genus//species',
+      '/genus/ABIES/species/ABBA',
+      '/trees',
+      'species',
+      'v1/species',
+      '/species/',
+    ]) {
       expect(pathTemplate(path), path).toBeNull();
       expect(routeTemplate('GET', path), path).toBeNull();
     }
