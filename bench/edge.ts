@@ -49,25 +49,34 @@ const FIRSTS = [
   ['v1 page', '/v1/species?page=5'],
 ] as const;
 
-/** The isolate behind wrangler's inspector proxy, over one DevTools protocol connection. */
+/**
+ * The isolate behind wrangler's inspector proxy, over one DevTools protocol connection, opened on
+ * the first call (a fresh worker that is never asked runs without one).
+ */
 class Inspector {
-  private readonly ws: WebSocket;
-  private readonly opened: Promise<unknown>;
+  private ws: WebSocket | undefined;
+  private opened: Promise<unknown> | undefined;
   private readonly waiting = new Map<number, (answer: { result?: unknown; error?: { message: string } }) => void>();
   private next = 0;
 
-  constructor(port: number) {
-    // The proxy answers only DevTools' own origin.
-    this.ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { origin: 'https://devtools.devprod.cloudflare.dev' });
-    this.opened = once(this.ws, 'open');
-    this.ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { message: string } };
-      if (msg.id !== undefined) this.waiting.get(msg.id)?.(msg);
-    });
+  constructor(private readonly port: number) {}
+
+  private connect(): { ws: WebSocket; opened: Promise<unknown> } {
+    if (!this.ws) {
+      // The proxy answers only DevTools' own origin.
+      this.ws = new WebSocket(`ws://127.0.0.1:${this.port}/ws`, { origin: 'https://devtools.devprod.cloudflare.dev' });
+      this.opened = once(this.ws, 'open');
+      this.ws.on('message', (data) => {
+        const msg = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { message: string } };
+        if (msg.id !== undefined) this.waiting.get(msg.id)?.(msg);
+      });
+    }
+    return { ws: this.ws, opened: this.opened! };
   }
 
   async call<T>(method: string, params: object = {}): Promise<T> {
-    await this.opened;
+    const { ws, opened } = this.connect();
+    await opened;
     const id = ++this.next;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`inspector did not answer ${method}`)), 15_000);
@@ -77,7 +86,7 @@ class Inspector {
         if (error) reject(new Error(`inspector: ${method}: ${error.message}`));
         else resolve(result as T);
       });
-      this.ws.send(JSON.stringify({ id, method, params }));
+      ws.send(JSON.stringify({ id, method, params }));
     });
   }
 
@@ -105,7 +114,7 @@ class Inspector {
   }
 
   close(): void {
-    this.ws.close();
+    this.ws?.close();
   }
 }
 
@@ -119,10 +128,10 @@ interface CpuProfile {
 const BUSY = process.env.BENCH_BUSY === '1';
 
 /** Runs `use` against a fresh `wrangler dev` (a fresh isolate), then stops it. */
-async function withFreshWorker<T>(use: (port: number, inspector: number, ready: number) => Promise<T>): Promise<T> {
-  const [port, inspector] = [await freePort(), await freePort()];
+async function withFreshWorker<T>(use: (port: number, inspector: Inspector, ready: number) => Promise<T>): Promise<T> {
+  const [port, inspectorPort] = [await freePort(), await freePort()];
   const started = performance.now();
-  const dev = spawn(WRANGLER, ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector)], {
+  const dev = spawn(WRANGLER, ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)], {
     cwd: DIR,
     env: ENV,
     detached: true,
@@ -138,7 +147,12 @@ async function withFreshWorker<T>(use: (port: number, inspector: number, ready: 
       dev.stdout.on('data', read);
       dev.stderr.on('data', read);
     });
-    return await use(port, inspector, performance.now() - started);
+    const inspector = new Inspector(inspectorPort);
+    try {
+      return await use(port, inspector, performance.now() - started);
+    } finally {
+      inspector.close();
+    }
   } finally {
     if (dev.pid) process.kill(-dev.pid, 'SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
@@ -163,17 +177,12 @@ async function timedBusy(inspector: Inspector, port: number, path: string, statu
 }
 
 function freshRun(): Promise<{ ready: number; firsts: Array<{ ms: number; busyMs?: number }>; heapMb: number; v8Mb: number; buffersMb: number }> {
-  return withFreshWorker(async (port, inspectorPort, ready) => {
-    const inspector = new Inspector(inspectorPort);
-    try {
-      const firsts: Array<{ ms: number; busyMs?: number }> = [];
-      for (const [, path] of FIRSTS) firsts.push(await timedBusy(inspector, port, path));
-      const heap = await inspector.heapUsage();
-      const mb = (n: number) => n / 1024 / 1024;
-      return { ready, firsts, heapMb: mb(heap.usedSize + heap.backingStorageSize), v8Mb: mb(heap.usedSize), buffersMb: mb(heap.backingStorageSize) };
-    } finally {
-      inspector.close();
-    }
+  return withFreshWorker(async (port, inspector, ready) => {
+    const firsts: Array<{ ms: number; busyMs?: number }> = [];
+    for (const [, path] of FIRSTS) firsts.push(await timedBusy(inspector, port, path));
+    const heap = await inspector.heapUsage();
+    const mb = (n: number) => n / 1024 / 1024;
+    return { ready, firsts, heapMb: mb(heap.usedSize + heap.backingStorageSize), v8Mb: mb(heap.usedSize), buffersMb: mb(heap.backingStorageSize) };
   });
 }
 
@@ -182,15 +191,10 @@ function freshRun(): Promise<{ ready: number; firsts: Array<{ ms: number; busyMs
  * has built the gateway and found the caller (`?page=0`: refused with 400 after the access check).
  */
 function freshSearch(q: string): Promise<{ gateway: number; search: number; busyMs?: number }> {
-  return withFreshWorker(async (port, inspectorPort) => {
-    const inspector = new Inspector(inspectorPort);
-    try {
-      const gateway = await timed(port, '/v2/species?page=0', 400);
-      const { ms, busyMs } = await timedBusy(inspector, port, `/v2/species?q=${encodeURIComponent(q)}`);
-      return { gateway, search: ms, busyMs };
-    } finally {
-      inspector.close();
-    }
+  return withFreshWorker(async (port, inspector) => {
+    const gateway = await timed(port, '/v2/species?page=0', 400);
+    const { ms, busyMs } = await timedBusy(inspector, port, `/v2/species?q=${encodeURIComponent(q)}`);
+    return { gateway, search: ms, busyMs };
   });
 }
 

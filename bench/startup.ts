@@ -93,9 +93,9 @@ for (const [name, values] of Object.entries(times)) {
 }
 for (const [dir, values] of cpu) console.log(`npm start CPU by the first 200, ${dir}: ${values.join(', ')} ms (median ${median(values)} ms)`);
 if (BEFORE) {
-  const ratio = (key: 'npm start' | 'npm start, before') => median(times[key]);
+  const wall = (key: 'npm start' | 'npm start, before') => median(times[key]);
   console.log(
-    `npm start, this checkout / before: ${(ratio('npm start') / ratio('npm start, before')).toFixed(2)} (wall), ${(median(cpu.get(ROOT)!) / median(cpu.get(BEFORE)!)).toFixed(2)} (CPU)`,
+    `npm start, this checkout / before: ${(wall('npm start') / wall('npm start, before')).toFixed(2)} (wall), ${(median(cpu.get(ROOT)!) / median(cpu.get(BEFORE)!)).toFixed(2)} (CPU)`,
   );
 }
 console.log(

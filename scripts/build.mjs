@@ -131,8 +131,8 @@ async function bundle(inputs, seen) {
 }
 
 /**
- * `--if-stale`: what `npm start` (scripts/start.mjs) and `npm run check` do before the server, in
- * its own process. Returns once `dist/` and `generated/` are current; stops the process with one
+ * `--if-stale`: what `npm start` and `npm run check` (scripts/start.mjs) do before the server, in
+ * the server's own process. Returns once `dist/` and `generated/` are current; stops the process with one
  * line when they are not and cannot be made so.
  */
 export function buildIfStale() {
