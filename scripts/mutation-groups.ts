@@ -1,0 +1,126 @@
+/**
+ * What `npm run mutation` mutates, in groups: each group's modules with the Node test files that
+ * are about them (`MUTATION_TESTS`), so every mutant runs a few fast tests instead of the whole
+ * suite, and a group's results are kept in an incremental file of its own. Every module under the
+ * directories `stryker.config.json` names belongs to exactly one group or is listed in `EXCLUDED`
+ * with the reason (`test/node/mutation-groups.test.ts` holds that).
+ */
+export interface MutationGroup {
+  /** Names the group's reports and incremental file under `reports/mutation/`. */
+  name: string;
+  /** The modules it mutates (paths from the project's root). */
+  mutate: string[];
+  /** The Node test files its mutants run (`test/node/*.test.ts`). */
+  tests: string[];
+  /** Leaves module-level constants unmutated (each of their mutants reruns every test). */
+  ignoreStatic?: boolean;
+}
+
+const core = (...names: string[]) => names.map((n) => `src/core/${n}.ts`);
+const policies = (...names: string[]) => names.map((n) => `src/policies/${n}.ts`);
+const routes = (...names: string[]) => names.map((n) => `src/routes/${n}.ts`);
+const migration = (...names: string[]) => names.map((n) => `src/migration/${n}.ts`);
+const compiled = (...names: string[]) => names.map((n) => `src/services/bundled/compiled/${n}.ts`);
+const tests = (...names: string[]) => names.map((n) => `test/node/${n}.test.ts`);
+
+export const GROUPS: MutationGroup[] = [
+  { name: 'core-conditional', mutate: core('conditional'), tests: tests('conditional', 'http-date'), ignoreStatic: true },
+  { name: 'core-pure', mutate: core('json-body', 'hash', 'iso-time'), tests: tests('json-body', 'etag-hash', 'iso-time'), ignoreStatic: true },
+  {
+    name: 'core-rest',
+    mutate: core('request-trace', 'text', 'crypto', 'trace-context', 'host-name', 'list-query', 'query-string', 'query', 'envelope', 'records', 'resources'),
+    tests: tests('request-trace', 'text-fold', 'secret-digest', 'trace-context', 'plain-query', 'config'),
+    ignoreStatic: true,
+  },
+  { name: 'policies-auth', mutate: policies('auth'), tests: tests('authentication', 'operator-hints', 'tokens'), ignoreStatic: true },
+  { name: 'policies-limits', mutate: policies('auth-failures', 'rate-limit'), tests: tests('auth-failures', 'rate-limit'), ignoreStatic: true },
+  { name: 'policies-caching', mutate: policies('caching'), tests: tests('caching'), ignoreStatic: true },
+  { name: 'policies-host-transport', mutate: policies('host', 'transport'), tests: tests('host-policy', 'transport-policy'), ignoreStatic: true },
+  { name: 'policies-methods-cors', mutate: policies('methods', 'cors'), tests: tests('methods-policy', 'cors-policy'), ignoreStatic: true },
+  {
+    name: 'policies-small',
+    mutate: policies('response-headers', 'request-id', 'redact', 'source-address', 'client-body', 'head', 'trace-context', 'version-context', 'policy'),
+    tests: tests('response-headers', 'policy-chain', 'trace-context', 'request-trace'),
+    ignoreStatic: true,
+  },
+  { name: 'policies-access-log', mutate: policies('access-log', 'index', 'health-paths'), tests: tests('access-log', 'policies'), ignoreStatic: true },
+  {
+    name: 'routes-oauth',
+    mutate: routes('oauth-client', 'oauth-token', 'health'),
+    tests: tests('oauth', 'token-request-details', 'probes'),
+    ignoreStatic: true,
+  },
+  { name: 'routes-readiness', mutate: routes('readiness'), tests: tests('readiness'), ignoreStatic: true },
+  {
+    name: 'routes-resources',
+    mutate: routes('resources', 'page-cache'),
+    tests: tests('resource-routes', 'kept-answers', 'conditional', 'plain-query'),
+    ignoreStatic: true,
+  },
+  {
+    name: 'versions-v1',
+    mutate: [
+      'uppercase-enums',
+      'flower-or-seed',
+      'language-names',
+      'pages-of-ten',
+      'bare-detail',
+      'legacy-credentials',
+      'legacy-errors',
+      'deprecation',
+      'no-cors',
+      'no-enumerations',
+      'total-only-meta',
+    ].map((n) => `src/versions/v1/${n}.ts`),
+    tests: tests('v1-changes'),
+    ignoreStatic: true,
+  },
+  {
+    name: 'versions-walker',
+    mutate: [
+      'src/versions/walker.ts',
+      'src/versions/index.ts',
+      'src/versions/version.ts',
+      'src/versions/v1/index.ts',
+      'src/versions/v3/bearer-only.ts',
+      'src/versions/v3/index.ts',
+      'src/versions/v3/preview-only.ts',
+    ],
+    tests: tests('version-facts'),
+  },
+  { name: 'migration-compare', mutate: migration('compare', 'sampling'), tests: tests('parity-compare', 'sampling') },
+  { name: 'migration-pure', mutate: migration('intervals', 'v1-routes', 'forward'), tests: tests('legacy-routing'), ignoreStatic: true },
+  {
+    name: 'migration-gateway',
+    mutate: migration('comparator', 'legacy-client', 'policy', 'facade-shadow', 'index'),
+    tests: tests('legacy-answer', 'v1-parity', 'brownouts', 'legacy-readiness', 'migration-config'),
+    ignoreStatic: true,
+  },
+  { name: 'compiled-locate-sorted', mutate: compiled('locate', 'sorted'), tests: tests('compiled-dataset', 'search-text', 'first-reads') },
+  { name: 'compiled-pieces', mutate: compiled('piece-cache', 'piece-index'), tests: tests('piece-index', 'record-heads', 'kept-answers'), ignoreStatic: true },
+  { name: 'compiled-search', mutate: compiled('search'), tests: tests('search-index'), ignoreStatic: true },
+  {
+    name: 'compiled-records',
+    mutate: compiled('resource', 'layout', 'container', 'store'),
+    tests: tests('record-heads', 'first-reads', 'file-store', 'piece-index'),
+    ignoreStatic: true,
+  },
+  {
+    name: 'rate-limit',
+    mutate: ['fixed-window', 'memory-rate-limiter', 'redis-connection', 'redis-rate-limiter'].map((n) => `src/services/rate-limit/${n}.ts`),
+    tests: tests('rate-limit', 'auth-failures', 'fixed-window', 'redis-rate-limiter', 'redis-clock-skew', 'redis-fallback'),
+  },
+  {
+    name: 'credentials',
+    mutate: ['cached-credential-store', 'credential-store', 'demo-credentials', 'kv-credential-store', 'newline-digest'].map(
+      (n) => `src/services/credentials/${n}.ts`,
+    ),
+    tests: tests('config', 'operator-config', 'cached-credentials', 'kv-credential-store', 'operator-hints'),
+  },
+];
+
+/** Modules under the mutated directories that no group mutates, and why. */
+export const EXCLUDED: Record<string, string> = {
+  'src/services/rate-limit/durable-object-rate-limiter.ts':
+    'runs only in workerd; its tests are in the workerd project, which Stryker’s vitest runner cannot run',
+};

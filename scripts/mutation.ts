@@ -1,0 +1,170 @@
+/**
+ * `npm run mutation`: StrykerJS over the modules that decide access, answers and data, one group
+ * at a time (scripts/mutation-groups.ts), then a table of every group's score.
+ *
+ *   npm run mutation                        every group, one after another
+ *   npm run mutation -- core-pure rate-limit those groups only
+ *   npm run mutation -- --list              the groups, their modules and tests
+ *   npm run mutation -- --summary           the table from the last reports, nothing run
+ *   npm run mutation -- core-pure --dryRunOnly  other flags go to Stryker (here: only its first test run)
+ *
+ * Each group runs with its own tests (`MUTATION_TESTS`) and keeps its own incremental file, JSON
+ * and HTML report under `reports/mutation/` (`<group>-incremental.json`, `<group>.json`,
+ * `<group>.html`), so running it again tests only the mutants whose code or tests changed.
+ * `MUTATION_CONCURRENCY` sets Stryker's workers (default: the config's). Exits non-zero when a
+ * run fails.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GROUPS, type MutationGroup } from './mutation-groups';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const REPORTS = join(ROOT, 'reports/mutation');
+
+/** What a group's report counts, by Stryker's statuses, and the score Stryker gives it. */
+export interface Tally {
+  mutants: number;
+  killed: number;
+  timedOut: number;
+  survived: number;
+  noCoverage: number;
+  /** Mutants that did not compile or crashed the runtime: not counted in the score. */
+  errors: number;
+  /** Left out (`--ignoreStatic`): not counted either. */
+  ignored: number;
+  /** (killed + timed out) / (killed + timed out + survived + no coverage), in percent; null when nothing was tested. */
+  score: number | null;
+}
+
+interface Report {
+  files: Record<string, { mutants: Array<{ status: string }> }>;
+}
+
+/** Counts a Stryker JSON report (mutation-testing-report-schema) the way Stryker scores it. */
+export function tally(report: Report): Tally {
+  const t = { mutants: 0, killed: 0, timedOut: 0, survived: 0, noCoverage: 0, errors: 0, ignored: 0 };
+  for (const file of Object.values(report.files)) {
+    for (const { status } of file.mutants) {
+      t.mutants++;
+      if (status === 'Killed') t.killed++;
+      else if (status === 'Timeout') t.timedOut++;
+      else if (status === 'Survived') t.survived++;
+      else if (status === 'NoCoverage') t.noCoverage++;
+      else if (status === 'CompileError' || status === 'RuntimeError') t.errors++;
+      else if (status === 'Ignored') t.ignored++;
+      else throw new Error(`unknown mutant status ${JSON.stringify(status)}`);
+    }
+  }
+  const detected = t.killed + t.timedOut;
+  const valid = detected + t.survived + t.noCoverage;
+  return { ...t, score: valid === 0 ? null : (100 * detected) / valid };
+}
+
+/** The sum of several tallies, scored again as one. */
+export function combined(tallies: Tally[]): Tally {
+  const files = { all: { mutants: [] as Array<{ status: string }> } };
+  const add = (status: string, n: number) => {
+    for (let i = 0; i < n; i++) files.all.mutants.push({ status });
+  };
+  for (const t of tallies) {
+    add('Killed', t.killed);
+    add('Timeout', t.timedOut);
+    add('Survived', t.survived);
+    add('NoCoverage', t.noCoverage);
+    add('CompileError', t.errors);
+    add('Ignored', t.ignored);
+  }
+  return tally({ files });
+}
+
+/** The Stryker configuration of one group: the project's, narrowed to the group's modules and files. */
+function groupConfig(group: MutationGroup): string {
+  const base = JSON.parse(readFileSync(join(ROOT, 'stryker.config.json'), 'utf8')) as Record<string, unknown>;
+  delete base.$schema;
+  const concurrency = process.env.MUTATION_CONCURRENCY;
+  const config = {
+    ...base,
+    mutate: group.mutate,
+    ignoreStatic: group.ignoreStatic === true,
+    incrementalFile: `reports/mutation/${group.name}-incremental.json`,
+    jsonReporter: { fileName: `reports/mutation/${group.name}.json` },
+    htmlReporter: { fileName: `reports/mutation/${group.name}.html` },
+    ...(concurrency ? { concurrency: Number(concurrency) } : {}),
+  };
+  const file = join(REPORTS, `${group.name}.config.json`);
+  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+  return file;
+}
+
+function run(group: MutationGroup, strykerFlags: string[]): boolean {
+  mkdirSync(REPORTS, { recursive: true });
+  const started = Date.now();
+  console.log(`\n== ${group.name}: ${group.mutate.length} modules, ${group.tests.length} test files`);
+  const result = spawnSync('npx', ['stryker', 'run', groupConfig(group), ...strykerFlags], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, MUTATION_TESTS: group.tests.join(',') },
+  });
+  const minutes = (Date.now() - started) / 60_000;
+  writeFileSync(join(REPORTS, `${group.name}.time.json`), JSON.stringify({ minutes, finished: new Date().toISOString() }));
+  return result.status === 0;
+}
+
+function readJson<T>(file: string): T | undefined {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
+}
+
+const pct = (score: number | null) => (score === null ? 'n/a' : `${score.toFixed(1)} %`);
+
+/** The table of every group's last report (and what took how long). */
+function summary(groups: MutationGroup[]): void {
+  console.log('\n| group | mutants | killed | timed out | survived | no coverage | errors | ignored | score | minutes |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const tallies: Tally[] = [];
+  let minutes = 0;
+  for (const group of groups) {
+    const report = readJson<Report>(join(REPORTS, `${group.name}.json`));
+    const time = readJson<{ minutes: number }>(join(REPORTS, `${group.name}.time.json`));
+    if (!report) {
+      console.log(`| ${group.name} | no report yet | | | | | | | | |`);
+      continue;
+    }
+    const t = tally(report);
+    tallies.push(t);
+    minutes += time?.minutes ?? 0;
+    console.log(
+      `| ${group.name} | ${t.mutants} | ${t.killed} | ${t.timedOut} | ${t.survived} | ${t.noCoverage} | ${t.errors} | ${t.ignored} | ${pct(t.score)} | ${time ? time.minutes.toFixed(1) : ''} |`,
+    );
+  }
+  const all = combined(tallies);
+  console.log(
+    `\n${tallies.length} of ${groups.length} groups reported: ${pct(all.score)} (${all.killed + all.timedOut} of ${all.killed + all.timedOut + all.survived + all.noCoverage} detected), ${minutes.toFixed(1)} min of runs`,
+  );
+}
+
+function main(args: string[]): number {
+  if (args.includes('--list')) {
+    for (const g of GROUPS) console.log(`${g.name}\n  mutate: ${g.mutate.join(' ')}\n  tests:  ${g.tests.join(' ')}`);
+    return 0;
+  }
+  const names = args.filter((a) => !a.startsWith('--'));
+  const unknown = names.filter((n) => !GROUPS.some((g) => g.name === n));
+  if (unknown.length > 0) {
+    console.error(`unknown group: ${unknown.join(', ')} (npm run mutation -- --list)`);
+    return 2;
+  }
+  const chosen = names.length > 0 ? GROUPS.filter((g) => names.includes(g.name)) : GROUPS;
+  if (args.includes('--summary')) {
+    summary(chosen);
+    return 0;
+  }
+  const strykerFlags = args.filter((a) => a.startsWith('--'));
+  const failed = chosen.filter((g) => !run(g, strykerFlags)).map((g) => g.name);
+  summary(chosen);
+  if (failed.length > 0) console.error(`\nStryker failed for: ${failed.join(', ')}`);
+  return failed.length > 0 ? 1 : 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = main(process.argv.slice(2));
