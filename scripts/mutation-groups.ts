@@ -93,7 +93,7 @@ export const GROUPS: MutationGroup[] = [
   {
     name: 'migration-gateway',
     mutate: migration('comparator', 'legacy-client', 'policy', 'facade-shadow', 'index'),
-    tests: tests('legacy-answer', 'v1-parity', 'brownouts', 'legacy-readiness', 'migration-config'),
+    tests: tests('migration-controls'),
     ignoreStatic: true,
   },
   { name: 'compiled-locate-sorted', mutate: compiled('locate', 'sorted'), tests: tests('compiled-dataset', 'search-text', 'first-reads') },
