@@ -18,11 +18,14 @@
  * only those cases (the reference runs in turn with each); `BENCH_PIN=0:1` puts the load on CPU 0
  * and every server on CPU 1 (`bench/processes.ts`). `observability` (a case name there) measures
  * the v2 page on fresh gateways with Prometheus metrics, with OTLP export and without, beside more
- * plain gateways as the noise floor (`bench/observability.ts`). Not part of `npm test`.
+ * plain gateways as the noise floor (`bench/observability.ts`). The last case is the reference
+ * itself doing what the contract asks of every answer (a real detail's headers, one access line per
+ * request on stdout): the share of the gap to the reference no route or policy code can remove.
+ * Not part of `npm test`.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { added, type Stats } from './load-stats';
@@ -105,7 +108,13 @@ async function warm(baseUrl: string, paths: string[]): Promise<void> {
 /** The v2 page on gateways with and without metrics and OTLP export (`bench/observability.ts`). */
 const OBSERVABILITY_CASE = 'observability';
 
-function cases(): Array<{ name: string; paths: string[]; upstream?: true }> {
+/**
+ * The reference again, doing also what the contract asks of every answer (a real answer's headers,
+ * an access line per request): the part of the gap to the reference no gateway code can close.
+ */
+const OBLIGATIONS_CASE = "reference with every answer's headers and access line";
+
+function cases(): Array<{ name: string; paths: string[]; upstream?: true; obligations?: true }> {
   const data = JSON.parse(readFileSync(join(HERE, 'fixtures/taxa.json'), 'utf8')) as { species: Array<{ id: string }>; genus: Array<{ name: string }> };
   const spread = <T>(list: T[], n: number) => Array.from({ length: n }, (_, k) => list[Math.floor((k * list.length) / n)]!);
   const pages = Array.from({ length: DISTINCT }, (_, k) => k + 1);
@@ -121,6 +130,7 @@ function cases(): Array<{ name: string; paths: string[]; upstream?: true }> {
     { name: 'v1 page', paths: pages.map((p) => `/v1/species?page=${p}`) },
     { name: 'v2 genus species', paths: genus.map((g) => `/v2/genus/${g}/species`) },
     { name: 'upstream warm cache', paths: pages.map((p) => `/v2/species?page=${p}`), upstream: true },
+    { name: OBLIGATIONS_CASE, paths: ['/'], obligations: true },
   ];
 }
 
@@ -148,20 +158,35 @@ async function main(): Promise<void> {
     const page = await fetch(`${gateway.url}/v2/species?page=1`, { headers: { authorization: AUTHORIZATION } });
     const file = join(mkdtempSync(join(tmpdir(), 'bench-http-')), 'page.json');
     writeFileSync(file, new Uint8Array(await page.arrayBuffer()));
-    const reference = await startServer(
-      'reference',
+    const referenceArgs = (...files: string[]) => [
       // Node's flags of the production start apply to the reference too.
-      [...args.filter((a) => a.startsWith('--') && a !== '--import'), '--import', 'tsx', join(HERE, 'bench/reference-server.ts'), file],
-      {},
-      (line) => (line.startsWith('{"port"') ? `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}` : undefined),
-    );
+      ...args.filter((a) => a.startsWith('--') && a !== '--import'),
+      '--import',
+      'tsx',
+      join(HERE, 'bench/reference-server.ts'),
+      ...files,
+    ];
+    const referenceUrl = (line: string) => (line.startsWith('{"port"') ? `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}` : undefined);
+    const reference = await startServer('reference', referenceArgs(file), {}, referenceUrl);
     servers.push(reference);
+    /** The reference with the headers of a real detail (those the stack writes itself left out) and an access line. */
+    const obligationsReference = async (): Promise<Server> => {
+      const detail = await fetch(`${gateway.url}/v2/species/ABBA`, { headers: { authorization: AUTHORIZATION } });
+      await detail.arrayBuffer();
+      const own = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+      const headers = Object.fromEntries([...detail.headers].filter(([name]) => !own.has(name)));
+      const headersFile = join(dirname(file), 'headers.json');
+      writeFileSync(headersFile, JSON.stringify(headers));
+      const server = await startServer('reference with obligations', referenceArgs(file, headersFile), {}, referenceUrl);
+      servers.push(server);
+      return server;
+    };
 
     const rows: string[] = [];
     const results = new Map<string, Stats>();
     const references: Stats[] = [];
     for (const c of cases().filter((c) => !ONLY || ONLY.includes(c.name))) {
-      const server = c.upstream ? upstream : gateway;
+      const server = c.upstream ? upstream : c.obligations ? await obligationsReference() : gateway;
       if (c.upstream) await warm(upstream.url, c.paths);
       const { ref, gateway: s } = await measure(reference, server, c.paths);
       references.push(ref);
