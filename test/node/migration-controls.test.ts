@@ -14,6 +14,7 @@ import type { LogLine } from '../../src/env';
 import { ApiError } from '../../src/errors/api-error';
 import { compareInBackground, type Comparison } from '../../src/migration/comparator';
 import { createLegacyClient, LegacyClient } from '../../src/migration/legacy-client';
+import { sampled } from '../../src/migration/sampling';
 import { systemClock } from '../../src/services/clock';
 import { noMetrics } from '../../src/services/metrics';
 import { diskApp, type TestApp } from '../support/gateway';
@@ -184,6 +185,25 @@ describe('a comparison', () => {
     expect(byPath.c!.legacy).toBe('(absent)');
   });
 
+  it('never throws: a failure while reporting is logged as the comparison failing', async () => {
+    const lines: LogLine[] = [];
+    const log = (line: LogLine) => {
+      if (line.message === 'v1 parity') throw new Error('the log sink is full');
+      lines.push(line);
+    };
+    const side = (body: unknown) => () => Promise.resolve({ status: 200, body });
+    const result = await compareInBackground({ ...about, answeredBy: 'facade', answered: side({ a: 1 }), other: side({ a: 2 }) }, [], log);
+    expect(result).toBe('not_made');
+    expect(lines).toEqual([
+      {
+        level: 'error',
+        message: 'v1 comparison failed',
+        ...{ request_id: 'r-1', trace_id: 't-1', route: about.route, path: about.path, answered_by: 'facade' },
+        error: 'the log sink is full',
+      },
+    ]);
+  });
+
   it('that could not be made says why, with the error code when there is one', async () => {
     const coded = Object.assign(new Error('the legacy backend timed out'), { code: 'upstream/timeout' });
     const withCode = await run('facade', { a: 1 }, coded);
@@ -207,10 +227,14 @@ describe('a comparison', () => {
 });
 
 describe('the legacy client', () => {
+  let logged: LogLine[] = [];
+  beforeEach(() => {
+    logged = [];
+  });
   const client = (url = backend.url) =>
     createLegacyClient(parseConfig({ TOKEN_SIGNING_SECRET: 's', LEGACY_V1_URL: url, LEGACY_V1_AUTHORIZATION: BACKEND_SECRET, UPSTREAM_RETRIES: '0' }), {
       clock: systemClock,
-      log: () => {},
+      log: (line) => logged.push(line),
       metrics: noMetrics,
     })!;
 
@@ -238,12 +262,21 @@ describe('the legacy client', () => {
   });
 
   it.each([
-    ['a status that is not a v1 answer', 500, '{"statusCode":500,"message":"boom"}', {}],
-    ['an error without a v1 message', 404, '{"error":"not found"}', {}],
-    ['a body that is not JSON', 200, '<html>', {}],
-    ['a JSON body that is not an object', 200, '"text"', {}],
-    ['a redirect, which is not followed', 302, '{}', { Location: '/api/v1/species/ABBA?redirected' }],
-  ])('refuses %s with an upstream error', async (_what, status, body, headers) => {
+    ['a status that is not a v1 answer', 500, '{"statusCode":500,"message":"boom"}', {}, 'warn', 'answered 500'],
+    [
+      'a refusal of its own credential',
+      401,
+      '{"statusCode":401,"message":"who?"}',
+      {},
+      'error',
+      "refused the gateway's own credential (401): check LEGACY_V1_AUTHORIZATION",
+    ],
+    ['an error without a v1 message', 404, '{"error":"not found"}', {}, 'error', 'answered 404 with a body that is not a v1 answer'],
+    ['a body that is not JSON', 200, '<html>', {}, 'error', 'answered a malformed body: Unexpected token'],
+    ['a JSON body that is not an object', 200, '"text"', {}, 'error', 'answered 200 with a body that is not a v1 answer'],
+    ['a JSON null', 200, 'null', {}, 'error', 'answered 200 with a body that is not a v1 answer'],
+    ['a redirect, which is not followed', 302, '{}', { Location: '/api/v1/species/ABBA?redirected' }, 'error', 'answered an unexpected 302'],
+  ])('refuses %s with an upstream error, and logs why under its name', async (_what, status, body, headers, level, why) => {
     // What a redirect points at would answer 200.
     backend.answer = (url, res) => (url.endsWith('?redirected') ? undefined : send(res, status, body, headers));
     const err = await client()
@@ -252,6 +285,9 @@ describe('the legacy client', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toMatch(/^upstream\//);
     expect(backend.seen).toHaveLength(1);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level, request_id: 'r', upstream_path: '/species/ABBA' });
+    expect(logged[0]!.message).toContain(`legacy v1 backend ${why}`);
   });
 
   it('is ready when its first species page answers 200, asked once for callers asking together', async () => {
@@ -278,8 +314,9 @@ describe('the legacy client', () => {
 });
 
 describe('V1_ANSWER=legacy', () => {
+  // Made in each test, not once for all, so that a mutation run sees every test use the gateway's set-up.
   let gateway: ReturnType<typeof steered>;
-  beforeAll(() => {
+  beforeEach(() => {
     gateway = steered({ V1_ANSWER: 'legacy' });
   });
 
@@ -372,6 +409,21 @@ describe('V1_ANSWER=facade with comparisons', () => {
     await gateway.settled();
     expect(backend.seen).toEqual([]);
     expect(gateway.lines('v1 comparison')).toEqual([]);
+  });
+
+  it.each(['facade', 'legacy'])('compares exactly the requests in the sample (V1_ANSWER=%s)', async (answer) => {
+    const gateway = steered({ V1_ANSWER: answer, V1_COMPARE_PERCENT: '50' });
+    const ids: string[] = [];
+    for (let i = 1; i <= 12; i++) {
+      const res = await gateway.get(`/v1/species?page=${i}`);
+      expect(res.status).toBe(200);
+      ids.push(res.headers.get('Svc-Request-Id')!);
+    }
+    await gateway.settled();
+    // Which ids fall in the sample is the sampler's (sampling.test.ts); here, that the gateway keeps to it.
+    const inSample = ids.filter((id) => sampled(id, 50));
+    expect(gateway.lines('v1 comparison').map((l) => l.request_id)).toEqual(inSample);
+    expect(backend.seen).toHaveLength(answer === 'legacy' ? ids.length : inSample.length);
   });
 
   it('skips comparisons past 32 in flight, saying so, and makes the rest', async () => {
