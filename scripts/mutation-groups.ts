@@ -89,7 +89,7 @@ export const GROUPS: MutationGroup[] = [
     tests: tests('version-facts'),
   },
   { name: 'migration-compare', mutate: migration('compare', 'sampling'), tests: tests('parity-compare', 'sampling') },
-  { name: 'migration-pure', mutate: migration('intervals', 'v1-routes', 'forward'), tests: tests('legacy-routing'), ignoreStatic: true },
+  { name: 'migration-pure', mutate: migration('intervals', 'v1-routes', 'forward'), tests: tests('legacy-routing', 'migration-config'), ignoreStatic: true },
   {
     name: 'migration-gateway',
     mutate: migration('comparator', 'legacy-client', 'policy', 'facade-shadow', 'index'),
