@@ -28,6 +28,17 @@ describe('ResponseHeaders', () => {
     expect(headers.merged({})).toEqual({ 'svc-request-id': 'abc', 'content-type': 'application/problem+json', link: '<https://guide>; rel="deprecation"' });
   });
 
+  it('appends values of one name in order, after the handler’s, on a plain object and on Headers alike', () => {
+    const headers = new ResponseHeaders();
+    headers.append('Link', '<a>');
+    headers.append('LINK', '<b>');
+    expect(headers.merged({ Link: '<own>' })).toEqual({ link: '<own>, <a>, <b>' });
+    const target = new Headers({ Link: '<own>', 'Svc-Request-Id': 'handler' });
+    headers.set('Svc-Request-Id', 'policy');
+    headers.applyTo(target);
+    expect([target.get('link'), target.get('svc-request-id')]).toEqual(['<own>, <a>, <b>', 'policy']);
+  });
+
   it('a later set replaces an appended value, as on Headers', () => {
     const headers = new ResponseHeaders();
     headers.append('Link', '<a>');
@@ -97,6 +108,16 @@ describe('a header the policies remove', () => {
   });
 });
 
+describe('respond without the policies', () => {
+  it('builds the response with the handler’s headers alone', async () => {
+    const app = new Hono<AppEnv>();
+    app.get('/', (c) => respond(c, 'plain', 203, { 'Content-Type': 'text/plain', ETag: '"x"' }));
+    const res = await app.request('/');
+    expect(res.status).toBe(203);
+    expect([res.headers.get('content-type'), res.headers.get('etag'), await res.text()]).toEqual(['text/plain', '"x"', 'plain']);
+  });
+});
+
 describe('the size of the body sent (the access line’s response_bytes)', () => {
   /** Each answer's size as the policies count it, next to the bytes the client received. */
   function sized(route: (c: Context<AppEnv>) => Response) {
@@ -129,6 +150,9 @@ describe('the size of the body sent (the access line’s response_bytes)', () =>
     ['text built by Hono', (c: Context<AppEnv>) => c.text('hono’s own')],
     ['a redirect', (c: Context<AppEnv>) => c.redirect('/elsewhere', 301)],
     ['a Content-Length that is no number', () => new Response('twelve bytes', { headers: { 'Content-Length': '12x' } })],
+    ['a Content-Length after other text', () => new Response('twelve bytes', { headers: { 'Content-Length': 'x12' } })],
+    ['a Content-Length as sent', () => new Response('twelve bytes', { headers: { 'Content-Length': '12' } })],
+    ['no body, built by Hono', (c: Context<AppEnv>) => c.body(null, 204)],
   ])('%s: the bytes sent', async (_name, route) => {
     const { counted, received } = await sized(route)();
     expect(counted).toBe(received);
