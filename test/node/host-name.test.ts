@@ -18,6 +18,8 @@ describe('isHostEntry', () => {
     'api.example.com:0',
     'api.example.com:65536',
     'api.example.com:99999',
+    '[::1]:65536',
+    '[2001:db8::1]:0',
     'api.example.com:',
     'https://api.example.com',
     'api.example.com/v2',

@@ -122,6 +122,11 @@ describe('queryParams', () => {
       a: ['1', '3'],
     });
     expect(read('https://h.example/x').entries).toEqual([]);
+    // A pair without a name, as `URLSearchParams` reads it.
+    expect(read('https://h.example/x?=orphan&a=1').entries).toEqual([
+      ['', 'orphan'],
+      ['a', '1'],
+    ]);
     expect(read('https://h.example/x?b=1').a).toEqual([]);
   });
 

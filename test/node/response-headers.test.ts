@@ -97,6 +97,16 @@ describe('a header the policies remove', () => {
     expect(res.headers.get('Svc-Request-Id')).toBeTruthy();
   });
 
+  it('removes each of several names, on a plain object and on Headers alike', () => {
+    const headers = new ResponseHeaders();
+    headers.delete('Vary');
+    headers.delete('ETag');
+    expect(headers.merged({ Vary: 'X-Key', ETag: '"y"', 'Content-Type': 'text/plain' })).toEqual({ 'content-type': 'text/plain' });
+    const target = new Headers({ Vary: 'X-Key', ETag: '"y"', 'Content-Type': 'text/plain' });
+    headers.applyTo(target);
+    expect([...target.keys()]).toEqual(['content-type']);
+  });
+
   it('a later set of the same name is sent', async () => {
     const headers = new ResponseHeaders();
     headers.delete('Vary');
