@@ -31,13 +31,18 @@ function rendering(app: Hono<AppEnv>) {
 }
 
 describe('the request id', () => {
-  const app = new Hono<AppEnv>();
-  app.use(requestId());
-  app.get('/core', (c) => respond(c, JSON.stringify({ id: c.get('requestId'), flags: c.get('logFlags') }), 200, { 'Content-Type': 'application/json' }));
-  app.get('/text', (c) => c.text(c.get('requestId')));
-  app.get('/redirect', (c) => c.redirect('/core', 301));
+  // Built in each test, so that the policy is made inside the test that checks it.
+  function gateway() {
+    const app = new Hono<AppEnv>();
+    app.use(requestId());
+    app.get('/core', (c) => respond(c, JSON.stringify({ id: c.get('requestId'), flags: c.get('logFlags') }), 200, { 'Content-Type': 'application/json' }));
+    app.get('/text', (c) => c.text(c.get('requestId')));
+    app.get('/redirect', (c) => c.redirect('/core', 301));
+    return app;
+  }
 
   it('gives every request a fresh id, the same on its response, never the caller’s, and no log flags yet', async () => {
+    const app = gateway();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await app.request('/core', { headers: { 'Svc-Request-Id': 'caller-own-id' } });
@@ -51,7 +56,7 @@ describe('the request id', () => {
   });
 
   it.each(['/text', '/redirect'])('%s: sets it on a response built without the policy headers too', async (path) => {
-    const res = await app.request(path);
+    const res = await gateway().request(path);
     expect(res.headers.get('Svc-Request-Id')).toMatch(/^[0-9a-f-]{36}$/);
     if (path === '/text') expect(res.headers.get('Svc-Request-Id')).toBe(await res.text());
   });

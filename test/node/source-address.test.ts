@@ -47,6 +47,9 @@ describe('one spelling per address', () => {
     ['::ffff:c633:6401', '::ffff:c633:6401'],
     ['1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8'],
     ['0000:0000:0000:0000:0000:ffff:198.051.100.001', '0000:0000:0000:0000:0000:ffff:198.051.100.001'],
+    // An IPv6 address ending in an IPv4 one, but not IPv4-mapped: kept whole.
+    ['1::ffff:198.51.100.1', '1::ffff:198.51.100.1'],
+    ['64:ff9b::198.51.100.1', '64:ff9b::198.51.100.1'],
   ])('reads %j as %j', (raw, address) => {
     expect(read(raw)).toBe(address);
   });
@@ -59,6 +62,7 @@ describe('one spelling per address', () => {
     '0000:0000:0000:0000:0000:ffff:198.051.100.0001',
     '[2001:db8::1',
     '[2001:db8::1]x',
+    'x[2001:db8::1]:443',
     '[2001:db8::1]:',
     '[proxy]:80',
     '198.51.100.1:80x',
