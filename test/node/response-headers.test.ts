@@ -155,7 +155,24 @@ describe('the size of the body sent (the access line’s response_bytes)', () =>
     };
   }
 
-  const texts = ['', 'plain', '\u007f\u0080', 'é', '€uro', 'a😀b', '\ud83d', '\ud83dx', '\ud83dé', '\ud83d€', 'x\udc00', '\udc00\udc00', '\u07ff\u0800\uffff'];
+  const texts = [
+    '',
+    'plain',
+    '\u007f\u0080',
+    'é',
+    '€uro',
+    'a😀b',
+    '\ud83d',
+    '\ud83dx',
+    '\ud83dé',
+    '\ud83d€',
+    'x\udc00',
+    '\udc00\udc00',
+    '€\udc00',
+    '\ud800\udc00',
+    '\udbff\udfff',
+    '\u07ff\u0800\uffff',
+  ];
   // Named by their UTF-16 code units in hex: a name holding lone surrogates or escapes is not
   // matched back to its test when a runner picks tests by name (Stryker's does, per mutant).
   const units = (text: string) =>
