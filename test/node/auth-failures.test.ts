@@ -9,7 +9,6 @@ import { systemClock } from '../../src/services/clock';
 import { noMetrics } from '../../src/services/metrics';
 import { MemoryRateLimiter } from '../../src/services/rate-limit/memory-rate-limiter';
 import type { RateLimiter } from '../../src/services/rate-limiter';
-import { sourceAddress } from '../../src/policies/source-address';
 import type { CredentialStore } from '../../src/services/credentials/credential-store';
 import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
@@ -265,23 +264,4 @@ describe('what the throttle tells the caller and the operator', () => {
     expect(t.logs.at(-1)!.auth_failure).toEqual({ place: 'authorization', code: 'auth/invalidCredential', client_id: null, source_address: null });
     expect((await t.get('/v2/species', { Authorization: DEMO.key })).status).toBe(200);
   });
-});
-
-describe('sourceAddress', () => {
-  const rows: Array<[string, Parameters<typeof sourceAddress>, string | undefined]> = [
-    ['the TCP peer', [{ tls: false, remoteAddress: '203.0.113.9' }, undefined, false], '203.0.113.9'],
-    ['an IPv4-mapped peer, as IPv4', [{ tls: false, remoteAddress: '::ffff:203.0.113.9' }, undefined, false], '203.0.113.9'],
-    ['X-Forwarded-For ignored without TRUST_PROXY', [{ tls: false, remoteAddress: '10.0.0.2' }, '198.51.100.1', false], '10.0.0.2'],
-    ['the right-most X-Forwarded-For entry with TRUST_PROXY', [{ tls: false, remoteAddress: '10.0.0.2' }, '1.2.3.4, 198.51.100.1', true], '198.51.100.1'],
-    ['an entry with a port', [{ tls: false, remoteAddress: '10.0.0.2' }, '198.51.100.1:5678', true], '198.51.100.1'],
-    ['a bracketed IPv6 entry with a port, lower-cased', [{ tls: false, remoteAddress: '10.0.0.2' }, '[2001:DB8::1]:443', true], '2001:db8::1'],
-    ['an entry that is no address: the peer', [{ tls: false, remoteAddress: '10.0.0.2' }, '1.2.3.4, unknown', true], '10.0.0.2'],
-    [
-      'the platform (CF-Connecting-IP) over everything',
-      [{ tls: true, clientAddress: '2001:db8::7', remoteAddress: '10.0.0.2' }, '198.51.100.1', true],
-      '2001:db8::7',
-    ],
-    ['nothing known', [{ tls: true }, undefined, false], undefined],
-  ];
-  for (const [name, args, expected] of rows) it(name, () => expect(sourceAddress(...args)).toBe(expected));
 });

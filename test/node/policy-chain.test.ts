@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../src/env';
 import { ApiError } from '../../src/errors/api-error';
-import { policyChain, type Policy } from '../../src/policies/policy';
+import { asMiddleware, policyChain, type Policy } from '../../src/policies/policy';
 
 function recorder() {
   const events: string[] = [];
@@ -76,5 +76,85 @@ describe('the policy chain', () => {
     expect(res.status).toBe(404);
     expect(await res.text()).toBe('app: from the route');
     expect(events).toEqual(['before a', 'before b', 'after b (404)', 'after a (404)']);
+  });
+
+  it('runs a policy with only a before or only an after where it stands', async () => {
+    const events: string[] = [];
+    const hono = new Hono<AppEnv>();
+    const beforeOnly: Policy = { before: () => void events.push('before only') };
+    const afterOnly: Policy = { after: (c) => void events.push(`after only (${c.res.status})`) };
+    hono.use(policyChain([afterOnly, beforeOnly, afterOnly], (err, c) => c.text(`chain: ${err.message}`, 418)));
+    hono.get('/', (c) => c.text('route'));
+    const res = await hono.request('/');
+    expect([res.status, await res.text()]).toEqual([200, 'route']);
+    expect(events).toEqual(['before only', 'after only (200)', 'after only (200)']);
+  });
+
+  it('waits for an after that finishes later before the response goes', async () => {
+    const events: string[] = [];
+    const hono = new Hono<AppEnv>();
+    const later: Policy = {
+      after: (c) =>
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            c.res.headers.set('X-Measured', 'yes');
+            events.push('after later');
+            resolve();
+          }, 20),
+        ),
+    };
+    hono.use(policyChain([later], (err, c) => c.text(err.message, 418)));
+    hono.get('/', (c) => c.text('route'));
+    const res = await hono.request('/');
+    expect(events).toEqual(['after later']);
+    expect(res.headers.get('X-Measured')).toBe('yes');
+  });
+
+  it('hands the afters the refusal as the request’s error', async () => {
+    const seen: Array<string | undefined> = [];
+    const hono = new Hono<AppEnv>();
+    const watching: Policy = { after: (c) => void seen.push(c.error?.message) };
+    const refusing: Policy = {
+      before: () => {
+        throw new ApiError('svc/notFound', 'refused here');
+      },
+    };
+    hono.use(policyChain([watching, refusing], (err, c) => c.text(`chain: ${err.message}`, 418)));
+    hono.get('/', (c) => c.text('route'));
+    expect((await hono.request('/')).status).toBe(418);
+    expect(seen).toEqual(['refused here']);
+  });
+
+  it('lets what is not an Error go past its error handler, as a chain of middlewares does', async () => {
+    const hono = new Hono<AppEnv>();
+    const throwing: Policy = {
+      before: () => {
+        throw 'not an error';
+      },
+    };
+    hono.use(policyChain([throwing], (err, c) => c.text(`chain: ${err.message}`, 418)));
+    hono.get('/', (c) => c.text('route'));
+    await expect(hono.request('/')).rejects.toBe('not an error');
+  });
+});
+
+describe('one policy as a middleware', () => {
+  it('answers for the route when its before answers, without its after', async () => {
+    const events: string[] = [];
+    const hono = new Hono<AppEnv>();
+    hono.use(asMiddleware({ before: () => new Response('answered', { status: 299 }), after: () => void events.push('after') }));
+    hono.get('/', (c) => (events.push('route'), c.text('route')));
+    const res = await hono.request('/');
+    expect([res.status, await res.text()]).toEqual([299, 'answered']);
+    expect(events).toEqual([]);
+  });
+
+  it('runs the route and then its after when its before lets the request go on', async () => {
+    const events: string[] = [];
+    const hono = new Hono<AppEnv>();
+    hono.use(asMiddleware({ before: async () => void events.push('before'), after: async (c) => void events.push(`after (${c.res.status})`) }));
+    hono.get('/', (c) => (events.push('route'), c.text('route', 201)));
+    expect((await hono.request('/')).status).toBe(201);
+    expect(events).toEqual(['before', 'route', 'after (201)']);
   });
 });

@@ -1,12 +1,12 @@
 /**
- * Following a request (CONTRACT section 20): the trace a request gets, the `traceparent` its calls
+ * Following a request (CONTRACT section 20), through the gateway: the trace a request gets, the `traceparent` its calls
  * to the upstream and to the legacy backend carry (seen by real backends on loopback, through
  * Node's real fetch), the headers those backends receive (compared with docs/upstream.md), and
- * what the access line and the other lines of the request say.
+ * what the access line and the other lines of the request say. Reading and writing a `traceparent`
+ * alone is in `traceparent.test.ts`.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatTraceparent, parseTraceparent } from '../../src/core/trace-context';
 import type { LogLine } from '../../src/env';
 import { startGatewayProcess } from '../support/gateway-process';
 import { DEMO, json, testApp } from '../support/harness';
@@ -35,53 +35,6 @@ function sent(header: string | string[] | undefined): { traceId: string; spanId:
 }
 
 const accessLines = (logs: LogLine[]) => logs.filter((l) => l.method !== undefined && l.message === undefined);
-
-describe('parsing traceparent (W3C Trace Context, version 00)', () => {
-  it.each([
-    [INCOMING, { traceId: TRACE, parentId: PARENT, flags: 1 }],
-    [`00-${TRACE}-${PARENT}-00`, { traceId: TRACE, parentId: PARENT, flags: 0 }],
-    // A later version is read as 00 when its first fields are, with more after a dash.
-    [`01-${TRACE}-${PARENT}-01`, { traceId: TRACE, parentId: PARENT, flags: 1 }],
-    [`cc-${TRACE}-${PARENT}-09-what-comes-later`, { traceId: TRACE, parentId: PARENT, flags: 9 }],
-  ])('reads %s', (header, parts) => {
-    expect(parseTraceparent(header)).toEqual(parts);
-  });
-
-  it.each([
-    ['upper-case hex', `00-${TRACE.toUpperCase()}-${PARENT}-01`],
-    ['an all-zero trace id', `00-${'0'.repeat(32)}-${PARENT}-01`],
-    ['an all-zero parent id', `00-${TRACE}-${'0'.repeat(16)}-01`],
-    ['version ff', `ff-${TRACE}-${PARENT}-01`],
-    ['version 00 with more after it', `${INCOMING}-extra`],
-    ['a later version with more not after a dash', `01-${TRACE}-${PARENT}-01x`],
-    ['a short trace id', `00-${TRACE.slice(1)}-${PARENT}-01`],
-    ['a non-hex parent id', `00-${TRACE}-${PARENT.slice(1)}g-01`],
-    ['wrong separators', `00_${TRACE}_${PARENT}_01`],
-    ['a wrong separator after the version', `00_${TRACE}-${PARENT}-01`],
-    ['a wrong separator after the trace id', `00-${TRACE}_${PARENT}-01`],
-    ['a wrong separator after the parent id', `00-${TRACE}-${PARENT}_01`],
-    ['a non-hex version', `0g-${TRACE}-${PARENT}-01`],
-    ['non-hex flags', `00-${TRACE}-${PARENT}-0g`],
-    ['a later version of 54 characters', `01-${TRACE}-${PARENT}-1`],
-    ['two headers joined', `${INCOMING}, 00-${TRACE}-${PARENT}-00`],
-    ['a one-digit flag', `00-${TRACE}-${PARENT}-1`],
-    ['nothing', ''],
-  ])('refuses %s', (_name, header) => {
-    expect(parseTraceparent(header)).toBeUndefined();
-  });
-});
-
-describe('writing traceparent', () => {
-  it.each([
-    [1, '01'],
-    [0, '00'],
-    [9, '01'],
-    [2, '00'],
-    [0xff, '01'],
-  ])('passes on only the sampled bit of flags %i, as %s', (flags, written) => {
-    expect(formatTraceparent(TRACE, PARENT, flags)).toBe(`00-${TRACE}-${PARENT}-${written}`);
-  });
-});
 
 describe('trace context through the upstream (UPSTREAM_URL)', () => {
   let upstream: FakeUpstream;
