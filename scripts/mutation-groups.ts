@@ -29,7 +29,7 @@ export const GROUPS: MutationGroup[] = [
   {
     name: 'core-rest',
     mutate: core('request-trace', 'text', 'crypto', 'trace-context', 'host-name', 'list-query', 'query-string', 'query', 'envelope', 'records', 'resources'),
-    tests: tests('request-trace', 'text-fold', 'secret-digest', 'trace-context', 'plain-query', 'config'),
+    tests: tests('request-trace', 'text-fold', 'secret-digest', 'traceparent', 'host-name', 'list-query', 'query-string', 'envelope'),
     ignoreStatic: true,
   },
   { name: 'policies-auth', mutate: policies('auth'), tests: tests('authentication', 'operator-hints', 'tokens'), ignoreStatic: true },
@@ -40,7 +40,7 @@ export const GROUPS: MutationGroup[] = [
   {
     name: 'policies-small',
     mutate: policies('response-headers', 'request-id', 'redact', 'source-address', 'client-body', 'head', 'trace-context', 'version-context', 'policy'),
-    tests: tests('response-headers', 'policy-chain', 'trace-context', 'request-trace'),
+    tests: tests('response-headers', 'policy-chain', 'source-address', 'redact', 'request-policies'),
     ignoreStatic: true,
   },
   { name: 'policies-access-log', mutate: policies('access-log', 'index', 'health-paths'), tests: tests('access-log', 'policies'), ignoreStatic: true },

@@ -4,21 +4,21 @@
  * rewritten once and kept: asked for again, in a list or as a detail, they are the same bytes
  * with the same validators.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { RawJson } from '../../src/core/json-body';
 import type { Detail, ListPage, RecordSource } from '../../src/services/record-source';
 import { DEMO, json } from '../suites/client';
 import { diskApp, diskSource } from '../support/gateway';
 
-const t = diskApp();
-
 describe('what a 404 of the resource routes says', () => {
+  // Each test builds its own gateway: the routes are made when the gateway is.
   it.each([
     ['/v2/species/NOPE123', 'No species record has id "NOPE123".'],
     ['/v2/families/Nopeaceae', 'No families record has id "Nopeaceae".'],
     ['/v2/genus/Nopenotagenus/species', 'No genus record has id "Nopenotagenus".'],
     ['/v2/plants/NOPE123/species', 'No plants record has id "NOPE123".'],
   ])('%s: %s', async (path, detail) => {
-    const res = await t.get(path);
+    const res = await diskApp().get(path);
     expect(res.status).toBe(404);
     expect(await json(res)).toMatchObject({ code: 'svc/notFound', detail });
   });
@@ -29,6 +29,7 @@ describe('what a 404 of the resource routes says', () => {
     ['/v1/genus/Abies/plants', '/genus/{id}/plants'],
     ['/v1/plants/ABBA/species', '/plants/{id}/species'],
   ])('%s does not exist in v1, which has no enumeration routes', async (path, route) => {
+    const t = diskApp();
     const res = await t.get(path);
     expect(res.status).toBe(404);
     expect(await json(res)).toEqual({ statusCode: 404, message: `${route} does not exist in v1.` });
@@ -52,7 +53,7 @@ describe('records of a version that rewrites them (v1)', () => {
   });
 
   it('are v1 records in every list, a species in v1 spelling', async () => {
-    const page = await json(await t.get('/v1/species?q=balsam'));
+    const page = await json(await diskApp().get('/v1/species?q=balsam'));
     const abba = page.data.find((r: { id: string }) => r.id === 'ABBA');
     expect(abba).toMatchObject({ rank: 'SPECIES', status: 'ACCEPTED', duration: ['PERENNIAL'] });
     expect(abba.common_names.English).toContain('balsam fir');
@@ -76,6 +77,59 @@ describe('records of a version that rewrites them (v1)', () => {
     expect(notModified.status).toBe(304);
     expect(notModified.headers.get('ETag')).toBe(tag);
     expect(notModified.headers.get('Last-Modified')).toBe('Wed, 18 Mar 2026 00:00:00 GMT');
+  });
+});
+
+describe('stored records, parsed only where a version change reads them', () => {
+  /** How many stored records `run` parses. */
+  async function parses(run: () => Promise<unknown>): Promise<number> {
+    const spy = vi.spyOn(RawJson.prototype, 'parse');
+    try {
+      await run();
+      return spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('are copied into v2 lists and details as they are stored, never parsed', async () => {
+    const { get } = diskApp();
+    const count = await parses(async () => {
+      expect((await json(await get('/v2/species?page=4'))).data).toHaveLength(20);
+      expect((await json(await get('/v2/species/ABBA'))).data.id).toBe('ABBA');
+    });
+    expect(count).toBe(0);
+  });
+
+  it('are parsed once for v1: a page rendered anew and its records as details parse none again', async () => {
+    const { get } = diskApp();
+    let ids: string[] = [];
+    const first = await parses(async () => {
+      ids = (await json(await get('/v1/genus?page=5'))).data.map((r: { id: string }) => r.id);
+    });
+    expect(ids).toHaveLength(10);
+    // Each record of the page parsed once to be rewritten.
+    expect(first).toBeGreaterThanOrEqual(ids.length);
+    const again = await parses(async () => {
+      // Another query spelling: no kept page answers it, the kept records do.
+      expect((await json(await get('/v1/genus?page=5&x=1'))).data.map((r: { id: string }) => r.id)).toEqual(ids);
+      for (const id of ids.slice(0, 3)) expect((await json(await get(`/v1/genus/${id}`))).id).toBe(id);
+    });
+    expect(again).toBe(0);
+  });
+
+  it('answer the smallest record again in v1 from what was kept, the same bytes', async () => {
+    // The smallest family, some 70 bytes: a detail this small is kept like any other.
+    const { get } = diskApp();
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await get('/v1/families/Aloaceae'));
+    const body = await answers[0]!.text();
+    expect(JSON.parse(body)).toMatchObject({ id: 'Aloaceae' });
+    for (const res of answers.slice(1)) {
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(body);
+      expect(res.headers.get('ETag')).toBe(answers[0]!.headers.get('ETag'));
+    }
   });
 });
 
