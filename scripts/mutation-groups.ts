@@ -43,7 +43,12 @@ export const GROUPS: MutationGroup[] = [
     tests: tests('response-headers', 'policy-chain', 'source-address', 'redact', 'request-policies'),
     ignoreStatic: true,
   },
-  { name: 'policies-access-log', mutate: policies('access-log', 'index', 'health-paths'), tests: tests('access-log', 'policies'), ignoreStatic: true },
+  {
+    name: 'policies-access-log',
+    mutate: policies('access-log', 'index', 'health-paths'),
+    tests: tests('access-log', 'trace-context', 'request-policies', 'policies'),
+    ignoreStatic: true,
+  },
   {
     name: 'routes-oauth',
     mutate: routes('oauth-client', 'oauth-token', 'health'),

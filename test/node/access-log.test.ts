@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CREDENTIAL_NAMES } from '../../src/core/query-string';
 import { redactedTarget } from '../../src/policies/redact';
-import { DEMO, testApp } from '../support/harness';
+import { diskApp } from '../support/gateway';
+import { DEMO } from '../support/harness';
 
 describe('access log (CONTRACT section 13)', () => {
   it('writes one JSON line per request with id, method, path, version, status, duration, subject and credential kind', async () => {
-    const t = testApp();
+    const t = diskApp();
     const res = await t.get('/v2/species/ABBA');
     await t.get('/v2/species', { Authorization: DEMO.personalToken });
     await t.get('/nowhere', {});
@@ -26,7 +27,7 @@ describe('access log (CONTRACT section 13)', () => {
   });
 
   it('never logs a secret, whatever the place or outcome', async () => {
-    const t = testApp();
+    const t = diskApp();
     await t.get('/v2/species?key=demo-project-key&token=demo-personal-token&q=abies', { Authorization: 'ApiKey wrong-sekret-key' });
     await t.get('/v2/species', { Authorization: 'Bearer sekret-unknown-token' });
     await t.get('/v2/species', { 'x-api-key': 'demo-project-key' });
@@ -36,7 +37,7 @@ describe('access log (CONTRACT section 13)', () => {
   });
 
   it('redacts every credential-named query parameter, in any letter case and percent-encoded, used by the gateway or not', async () => {
-    const t = testApp();
+    const t = diskApp();
     const spellings = [...CREDENTIAL_NAMES].flatMap((name) => [name, name.toUpperCase(), name[0]!.toUpperCase() + name.slice(1)]);
     const encoded = ['%6Bey', '%4B%45%59', 'api%5Fkey', 'Client%5FSecret', 'pass%77ord'];
     const names = [...spellings, ...encoded];
@@ -52,7 +53,7 @@ describe('access log (CONTRACT section 13)', () => {
   });
 
   it('logs an unexpected failure and answers 500 svc/internalError without internals', async () => {
-    const t = testApp({
+    const t = diskApp({
       services: {
         source: {
           list: async () => {

@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogLine } from '../../src/env';
 import { startGatewayProcess } from '../support/gateway-process';
-import { DEMO, json, testApp } from '../support/harness';
+import { DEMO, json } from '../support/harness';
+import { diskApp } from '../support/gateway';
 import { legacyV1, type LegacyV1 } from '../support/legacy-v1';
 import { migrationApp } from '../support/migration';
 import { fakePage, fakeUpstream, pageOf, sendJson, upstreamGateway, type FakeUpstream } from '../support/upstream';
@@ -145,7 +146,7 @@ describe('trace context through the legacy backend (LEGACY_V1_URL)', () => {
 
 describe('the access line (CONTRACT section 20)', () => {
   it('says where the request came from, with what client, and how many bytes went back', async () => {
-    const t = testApp({ env: { TRUST_PROXY: 'true' } });
+    const t = diskApp({ env: { TRUST_PROXY: 'true' } });
     const long = `agent/${'x'.repeat(400)}`;
     const list = await t.get('/v2/species?q=abies', { Authorization: DEMO.key, 'User-Agent': long, 'X-Forwarded-For': '198.51.100.7, 203.0.113.9' });
     const listBytes = (await list.arrayBuffer()).byteLength;
@@ -171,7 +172,7 @@ describe('the access line (CONTRACT section 20)', () => {
     ['a space', 'two words', undefined],
     ['non-ASCII', 'idé', undefined],
   ])('logs the caller’s Svc-Request-Id as client_request_id only when it is %s, never as the gateway’s id', async (_name, sentId, logged) => {
-    const t = testApp();
+    const t = diskApp();
     const res = await t.get('/v2/species/ABAL3', { Authorization: DEMO.key, 'Svc-Request-Id': sentId });
     await json(res);
     const line = accessLines(t.logs)[0]!;
