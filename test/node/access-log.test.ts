@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CREDENTIAL_NAMES } from '../../src/core/query-string';
 import { redactedTarget } from '../../src/policies/redact';
+import { noMetrics, type RequestObservation, UNMATCHED_ROUTE } from '../../src/services/metrics';
+import type { RequestFacts } from '../../src/services/request-facts';
 import { diskApp } from '../support/gateway';
 import { DEMO } from '../support/harness';
 
@@ -70,5 +72,46 @@ describe('access log (CONTRACT section 13)', () => {
     expect(text).not.toContain('hunter2');
     expect(res.headers.get('svc-request-id')).toBeTruthy();
     expect(t.logs.some((l) => l.level === 'error' && l.request_id === res.headers.get('svc-request-id'))).toBe(true);
+  });
+});
+
+describe('what the access line and the request observation say of a request (CONTRACT section 20)', () => {
+  it('the client: its user agent cut at 256 characters, or null; the forwarded address only behind a trusted proxy', async () => {
+    const t = diskApp();
+    await t.get('/v2/species/ABBA', { Authorization: DEMO.key, 'User-Agent': `agent/${'x'.repeat(300)}`, 'X-Forwarded-For': '203.0.113.7' });
+    await t.get('/v2/species/ABBA', { Authorization: DEMO.key });
+    expect(t.logs[0]!.user_agent).toBe(`agent/${'x'.repeat(250)}`);
+    expect(t.logs[1]!.user_agent).toBeNull();
+    expect(t.logs[0]!.source_address).toBeNull();
+    const proxied = diskApp({ env: { TRUST_PROXY: 'true' } });
+    await proxied.get('/v2/species/ABBA', { Authorization: DEMO.key, 'X-Forwarded-For': '203.0.113.7' });
+    expect(proxied.logs[0]!.source_address).toBe('203.0.113.7');
+  });
+
+  it('the route by its template, the health and token routes by their registered path, anything else as unmatched', async () => {
+    const seen: RequestObservation[] = [];
+    const facts: RequestFacts[] = [];
+    const t = diskApp({ services: { metrics: { ...noMetrics, requestObserved: (o) => seen.push(o) }, recordRequest: (f) => facts.push(f) } });
+    const detail = await t.get('/v2/species/ABBA', { Authorization: DEMO.key, 'User-Agent': 'probe/1' });
+    const bytes = (await detail.arrayBuffer()).byteLength;
+    await t.get('/api/v1/species?page=2', { Authorization: DEMO.key });
+    await t.get('/healthz', {});
+    await t.get('/nowhere', {});
+    expect(seen.map((o) => [o.version, o.route, o.method, o.status, o.answeredBy, o.credentialPlace, o.subject])).toEqual([
+      ['v2', '/species/{id}', 'GET', 200, 'gateway', 'apiKey', 'project:demo'],
+      ['v1', '/species', 'GET', 200, 'gateway', 'apiKey', 'project:demo'],
+      [null, '/healthz', 'GET', 200, 'gateway', null, null],
+      [null, UNMATCHED_ROUTE, 'GET', 404, 'gateway', null, null],
+    ]);
+    expect(seen.every((o) => o.durationMs >= 0 && o.backend === undefined && o.cache === undefined)).toBe(true);
+    // The same facts for a request sink, with the HTTP route under the base the caller used.
+    expect(facts.map((f) => [f.route, f.httpRoute, f.target])).toEqual([
+      ['GET /species/{id}', '/v2/species/{id}', '/v2/species/ABBA'],
+      ['GET /species', '/api/v1/species', '/api/v1/species?page=2'],
+      [null, null, '/healthz'],
+      [null, null, '/nowhere'],
+    ]);
+    expect(facts[0]).toMatchObject({ method: 'GET', status: 200, responseBytes: bytes, userAgent: 'probe/1', answeredBy: 'gateway', subject: 'project:demo' });
+    expect(facts[0]!.startedAtMs).toBe(t.clock.now() - facts[0]!.durationMs);
   });
 });
