@@ -11,7 +11,8 @@
  * reference of its own turns: a machine shared with other work moves both alike.
  *
  * The gateway runs as `npm start` runs it in production: built (`scripts/build.mjs --if-stale`),
- * then the command line of the `start` script (`node <flags> dist/node.js`).
+ * then the command line of the `start` script (`node <flags> scripts/start.mjs`: the build's check,
+ * then `dist/node.js`, in one process).
  *
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's gateway with this harness
  * (how the numbers "before" in BENCHMARKS.md were taken); `BENCH_CASES=v2 page,v2 detail` runs

@@ -5,13 +5,15 @@
  *
  * With a second argument, a JSON file of response headers (a real gateway answer's), it also does
  * what the contract asks of every answer whatever the route: those headers, with a fresh request id
- * and rate-limit count per request, and one JSON access line per request on stdout, batched as the
- * gateway batches them (one write per 50 ms or 64 KiB). What that costs over the bare reference is
- * the part of a gateway request no route or policy code can save.
+ * and rate-limit count per request, and one JSON access line per request on stdout, timed and
+ * written by the gateway's own pieces (`isoTimes`, `batchedLog`). What that costs over the bare
+ * reference is the part of a gateway request no route or policy code can save.
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { readFileSync } from 'node:fs';
+import { isoTimes } from '../src/core/iso-time';
+import { systemClock } from '../src/services/clock';
 
 const body = readFileSync(process.argv[2]!);
 const obligations = process.argv[3] ? (JSON.parse(readFileSync(process.argv[3], 'utf8')) as Record<string, string>) : undefined;
@@ -19,22 +21,18 @@ const app = new Hono();
 
 if (!obligations) app.get('*', (c) => c.body(body, 200, { 'Content-Type': 'application/json' }));
 else {
-  let pending = '';
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  // Loaded here, so the bare reference loads nothing of the gateway.
+  const { batchedLog } = await import('../src/node');
+  const { log } = batchedLog(process.stdout);
+  const time = isoTimes(systemClock);
   let served = 0;
-  const flush = () => {
-    timer = undefined;
-    const text = pending;
-    pending = '';
-    process.stdout.write(text);
-  };
   app.get('*', (c) => {
     const started = performance.now();
     const requestId = crypto.randomUUID();
     const headers = { ...obligations, 'svc-request-id': requestId, ratelimit: `"default";r=${served++ % 1000};t=30` };
     const res = c.body(body, 200, headers);
     const line = {
-      time: new Date().toISOString(),
+      time: time(),
       request_id: requestId,
       trace_id: crypto.randomUUID().replaceAll('-', ''),
       method: c.req.method,
@@ -49,11 +47,7 @@ else {
       user_agent: c.req.header('User-Agent')?.slice(0, 256) ?? null,
       response_bytes: body.byteLength,
     };
-    pending += `${JSON.stringify(line)}\n`;
-    if (pending.length >= 65_536) {
-      clearTimeout(timer);
-      flush();
-    } else timer ??= setTimeout(flush, 50);
+    log(line);
     return res;
   });
 }

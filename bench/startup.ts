@@ -1,6 +1,6 @@
 /**
  * `npm run bench:startup [-- RUNS]`: Node start-up, from spawn to the "gateway listening" line, of
- * the built server (`node dist/node.js`, what `npm start` runs) against running the sources
+ * the built server (`node dist/node.js`, what production and `npm start` run) against running the sources
  * through tsx (`tsx src/node.ts`), alternating, RUNS each (default 5), with a bare `node` process
  * as the machine's floor, and `npm start` (its staleness check included) to the first 200 from
  * `/healthz`. Prints every run, the medians and their ratio. `BENCH_BEFORE_DIR=/path/to/checkout`

@@ -42,9 +42,18 @@ interface Report {
   files: Record<string, { mutants: Array<{ status: string }> }>;
 }
 
+type Counts = Omit<Tally, 'score'>;
+
+/** Stryker's score of `counts`: detected over detected, survived and not covered. */
+function scored(counts: Counts): Tally {
+  const detected = counts.killed + counts.timedOut;
+  const valid = detected + counts.survived + counts.noCoverage;
+  return { ...counts, score: valid === 0 ? null : (100 * detected) / valid };
+}
+
 /** Counts a Stryker JSON report (mutation-testing-report-schema) the way Stryker scores it. */
 export function tally(report: Report): Tally {
-  const t = { mutants: 0, killed: 0, timedOut: 0, survived: 0, noCoverage: 0, errors: 0, ignored: 0 };
+  const t: Counts = { mutants: 0, killed: 0, timedOut: 0, survived: 0, noCoverage: 0, errors: 0, ignored: 0 };
   for (const file of Object.values(report.files)) {
     for (const { status } of file.mutants) {
       t.mutants++;
@@ -57,26 +66,14 @@ export function tally(report: Report): Tally {
       else throw new Error(`unknown mutant status ${JSON.stringify(status)}`);
     }
   }
-  const detected = t.killed + t.timedOut;
-  const valid = detected + t.survived + t.noCoverage;
-  return { ...t, score: valid === 0 ? null : (100 * detected) / valid };
+  return scored(t);
 }
 
 /** The sum of several tallies, scored again as one. */
 export function combined(tallies: Tally[]): Tally {
-  const files = { all: { mutants: [] as Array<{ status: string }> } };
-  const add = (status: string, n: number) => {
-    for (let i = 0; i < n; i++) files.all.mutants.push({ status });
-  };
-  for (const t of tallies) {
-    add('Killed', t.killed);
-    add('Timeout', t.timedOut);
-    add('Survived', t.survived);
-    add('NoCoverage', t.noCoverage);
-    add('CompileError', t.errors);
-    add('Ignored', t.ignored);
-  }
-  return tally({ files });
+  const sum: Counts = { mutants: 0, killed: 0, timedOut: 0, survived: 0, noCoverage: 0, errors: 0, ignored: 0 };
+  for (const t of tallies) for (const key of Object.keys(sum) as (keyof Counts)[]) sum[key] += t[key];
+  return scored(sum);
 }
 
 /** The Stryker configuration of one group: the project's, narrowed to the group's modules and files. */

@@ -104,6 +104,8 @@ function steered(env: Record<string, string>) {
 
 describe('a comparison', () => {
   const about = { requestId: 'r-1', traceId: 't-1', route: 'GET /species/{id}', path: '/v1/species/ABBA' };
+  /** What every line of a comparison the facade answered says of its request. */
+  const aboutLine = { request_id: 'r-1', trace_id: 't-1', route: 'GET /species/{id}', path: '/v1/species/ABBA', answered_by: 'facade' };
   const run = (answeredBy: Comparison['answeredBy'], answered: unknown, other: unknown, ignore: string[] = []) => {
     const lines: LogLine[] = [];
     const side = (v: unknown) => () => (v instanceof Error ? Promise.reject(v) : Promise.resolve({ status: 200, body: v }));
@@ -136,11 +138,7 @@ describe('a comparison', () => {
       {
         level: 'warn',
         message: 'v1 parity',
-        request_id: 'r-1',
-        trace_id: 't-1',
-        route: 'GET /species/{id}',
-        path: '/v1/species/ABBA',
-        answered_by: 'facade',
+        ...aboutLine,
         json_path: 'data[].rank',
         at: 'data[0].rank',
         kind: 'value',
@@ -151,11 +149,7 @@ describe('a comparison', () => {
       {
         level: 'info',
         message: 'v1 comparison',
-        request_id: 'r-1',
-        trace_id: 't-1',
-        route: 'GET /species/{id}',
-        path: '/v1/species/ABBA',
-        answered_by: 'facade',
+        ...aboutLine,
         matched: false,
         differences: 1,
       },
@@ -198,7 +192,7 @@ describe('a comparison', () => {
       {
         level: 'error',
         message: 'v1 comparison failed',
-        ...{ request_id: 'r-1', trace_id: 't-1', route: about.route, path: about.path, answered_by: 'facade' },
+        ...aboutLine,
         error: 'the log sink is full',
       },
     ]);
@@ -212,11 +206,7 @@ describe('a comparison', () => {
       {
         level: 'warn',
         message: 'v1 comparison not made',
-        request_id: 'r-1',
-        trace_id: 't-1',
-        route: 'GET /species/{id}',
-        path: '/v1/species/ABBA',
-        answered_by: 'facade',
+        ...aboutLine,
         reason: 'the legacy backend timed out',
         code: 'upstream/timeout',
       },

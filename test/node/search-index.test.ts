@@ -10,15 +10,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE } from '../../scripts/compile-data';
 import type { Dataset } from '../../src/core/records';
-import { fileStore } from '../../src/node';
-import { BundledSource } from '../../src/services/bundled/bundled-source';
 import type { CompiledResource } from '../../src/services/bundled/compiled/resource';
 import type { ResourceName } from '../../src/services/record-source';
+import { diskSource } from '../support/gateway';
 import { fold, speciesSearch } from '../support/search-oracle';
 
 const dataset: Dataset = JSON.parse(readFileSync(FIXTURE, 'utf8'));
 // Read in place, as the Node entry does: only the pieces a search needs.
-const source = new BundledSource(fileStore());
+const source = diskSource();
 const compiledSpecies = () => (source as unknown as { resources: Record<ResourceName, CompiledResource> }).resources.species;
 
 describe('a match never spans two fields: the compiled search equals a per-field oracle', () => {
