@@ -46,7 +46,7 @@ export const GROUPS: MutationGroup[] = [
   {
     name: 'policies-access-log',
     mutate: policies('access-log', 'index', 'health-paths'),
-    tests: tests('access-log', 'trace-context', 'request-policies', 'policies'),
+    tests: tests('access-log', 'access-line-policy', 'trace-context', 'request-policies', 'policies'),
     ignoreStatic: true,
   },
   {
