@@ -32,7 +32,29 @@ function normalised(raw: string): string | undefined {
   if (bracketed) address = bracketed[1]!;
   else if (/^\d{1,3}(?:\.\d{1,3}){3}:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'));
   address = address.replace(/^::ffff:(?=\d{1,3}(?:\.\d{1,3}){3}$)/, '');
-  const ipv4 = PLAIN_IPV4.test(address);
-  const ipv6 = /^[0-9a-f:.]{2,45}$/.test(address) && address.includes(':');
-  return ipv4 || ipv6 ? address : undefined;
+  return PLAIN_IPV4.test(address) || isIpv6(address) ? address : undefined;
+}
+
+const HEX_GROUP = /^[0-9a-f]{1,4}$/;
+
+/**
+ * Whether `address` (lower case) is an IPv6 address as RFC 4291 section 2.2 writes one: eight
+ * groups of one to four hex digits, the last two of which may be a dotted IPv4 address, with at
+ * most one `::` standing for one or more groups of zeros.
+ */
+function isIpv6(address: string): boolean {
+  const halves = address.split('::');
+  if (halves.length > 2) return false;
+  let groups = 0;
+  for (let h = 0; h < halves.length; h++) {
+    if (halves[h] === '') continue;
+    const parts = halves[h]!.split(':');
+    for (let i = 0; i < parts.length; i++) {
+      const last = h === halves.length - 1 && i === parts.length - 1;
+      if (last && PLAIN_IPV4.test(parts[i]!)) groups += 2;
+      else if (HEX_GROUP.test(parts[i]!)) groups += 1;
+      else return false;
+    }
+  }
+  return halves.length === 2 ? groups <= 7 : groups === 8;
 }

@@ -50,6 +50,9 @@ describe('one spelling per address', () => {
     // An IPv6 address ending in an IPv4 one, but not IPv4-mapped: kept whole.
     ['1::ffff:198.51.100.1', '1::ffff:198.51.100.1'],
     ['64:ff9b::198.51.100.1', '64:ff9b::198.51.100.1'],
+    ['1::', '1::'],
+    ['1:2:3:4:5:6::8', '1:2:3:4:5:6::8'],
+    ['1:2:3:4:5:6:198.51.100.1', '1:2:3:4:5:6:198.51.100.1'],
   ])('reads %j as %j', (raw, address) => {
     expect(read(raw)).toBe(address);
   });
@@ -69,6 +72,19 @@ describe('one spelling per address', () => {
     'x198.51.100.1:80',
     '198.51.100.1.5',
     '2001:db8::g',
+    // Only the characters of an IPv6 address, not its shape.
+    '198.51.100.1:',
+    '198.51.100:80',
+    '1:2:3:4:5:6:7',
+    '1:2:3:4:5:6:7:8:9',
+    '1:2:3:4:5:6:7::8',
+    '1::2::3',
+    '1:2::3:4:5::6:7:8',
+    '198.51.100.1::1',
+    '12345::1',
+    ':1::2',
+    '1::2:',
+    '1::198.51.100.1:2',
     '',
   ])('takes %j for no address (the peer instead)', (raw) => {
     expect(read(raw)).toBe('10.0.0.2');
