@@ -107,7 +107,7 @@ export const GROUPS: MutationGroup[] = [
   {
     name: 'compiled-records',
     mutate: compiled('resource', 'layout', 'container', 'store'),
-    tests: tests('record-heads', 'first-reads', 'file-store', 'piece-index'),
+    tests: tests('compiled-resource', 'record-heads', 'first-reads', 'file-store', 'piece-index'),
     ignoreStatic: true,
   },
   {

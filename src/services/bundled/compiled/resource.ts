@@ -273,13 +273,15 @@ export class CompiledResource {
     return joined.subarray(offset - first * ORDER_CHUNK, end - first * ORDER_CHUNK);
   }
 
-  /** Every position ordered by one field: nulls last either way, ties by id ascending. */
+  /**
+   * Every position ordered by one field: nulls last either way, ties by id ascending. Kept; shared
+   * with the order chunks it was read from when it is one of them (callers copy before sorting).
+   */
   async order(field: string, direction: 'asc' | 'desc'): Promise<Uint32Array> {
     const key = `${field}:${direction}`;
     let order = this.derived.get(key);
     if (!order) {
-      order =
-        field === 'id' ? await this.orderWindow(field, direction, 0, this.count) : Uint32Array.from(await this.orderWindow(field, direction, 0, this.count));
+      order = await this.orderWindow(field, direction, 0, this.count);
       this.derived.set(key, order);
     }
     return order;
