@@ -5,7 +5,7 @@
  */
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO, testApp } from '../support/harness';
 import { legacyV1, type LegacyV1 } from '../support/legacy-v1';
 import { migrationApp, type MigrationApp } from '../support/migration';
@@ -13,8 +13,13 @@ import { bundledUpstream, upstreamGateway, type Loopback } from '../support/upst
 import type { TestApp } from '../support/harness';
 import { cachingSuite } from '../suites/caching.suite';
 
-const bundled = testApp();
-describe('bundled dataset', () => cachingSuite(() => bundled));
+// A gateway of its own for each test, built inside it (so a mutation run credits the policy's code
+// to the tests that reach it) and shared by the test's requests.
+let bundled: TestApp | undefined;
+beforeEach(() => {
+  bundled = undefined;
+});
+describe('bundled dataset', () => cachingSuite(() => (bundled ??= testApp())));
 
 /**
  * A backend that says its answers are public and vary on something else: the gateway, which
