@@ -120,7 +120,7 @@ export const GROUPS: MutationGroup[] = [
     mutate: ['cached-credential-store', 'credential-store', 'demo-credentials', 'kv-credential-store', 'newline-digest'].map(
       (n) => `src/services/credentials/${n}.ts`,
     ),
-    tests: tests('config', 'operator-config', 'cached-credentials', 'kv-credential-store', 'operator-hints'),
+    tests: tests('config', 'operator-config', 'cached-credentials', 'kv-credential-store', 'operator-hints', 'tokens'),
   },
 ];
 
