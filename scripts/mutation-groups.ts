@@ -77,7 +77,7 @@ export const GROUPS: MutationGroup[] = [
       'no-enumerations',
       'total-only-meta',
     ].map((n) => `src/versions/v1/${n}.ts`),
-    tests: tests('v1-changes'),
+    tests: tests('v1-changes', 'brownouts'),
     ignoreStatic: true,
   },
   {

@@ -1,14 +1,16 @@
 /** V1_BROWNOUTS on the injected clock: v1 answers as if retired inside each interval, and only there. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_V1_HEADERS } from '../suites/v1.suite';
-import { json, testApp } from '../support/harness';
+import { json } from '../suites/client';
+import { diskApp } from '../support/gateway';
 
 const START = '2027-05-04T14:00:00Z';
 const END = '2027-05-04T15:00:00Z';
 const at = (iso: string, ms = 0) => Date.parse(iso) + ms;
 
 describe('brownouts', () => {
-  const t = testApp({ env: { V1_BROWNOUTS: `${START}/PT1H, 2027-06-01T00:00:00Z/2027-06-01T00:00:01Z` }, now: START });
+  // A gateway of its own in each test, over the dataset on disk (the subject is v1's calendar, not the dataset).
+  const gateway = () => diskApp({ env: { V1_BROWNOUTS: `${START}/PT1H, 2027-06-01T00:00:00Z/2027-06-01T00:00:01Z` }, now: START });
 
   it.each([
     ['the instant before', at(START, -1), 200],
@@ -19,6 +21,7 @@ describe('brownouts', () => {
     ['a one-second brownout', at('2027-06-01T00:00:00.500Z'), 410],
     ['after it', at('2027-06-01T00:00:01Z'), 200],
   ])('%s: %s', async (_label, now, status) => {
+    const t = gateway();
     t.clock.set(now);
     for (const path of ['/v1/species?q=oak', '/api/v1/species/ABBA']) {
       const res = await t.get(path);
@@ -36,6 +39,7 @@ describe('brownouts', () => {
   });
 
   it('answers everyone, credential or not, before authentication, like retirement; the log line says brownout', async () => {
+    const t = gateway();
     t.clock.set(at(START));
     for (const headers of [{}, { 'x-api-key': 'wrong' }] as Record<string, string>[]) {
       const res = await t.get('/v1/species', headers);
@@ -48,9 +52,10 @@ describe('brownouts', () => {
   });
 
   it('answers in the same shape as the sunset does', async () => {
+    const t = gateway();
     t.clock.set(at(START));
     const brownout = await t.get('/v1/species/ABBA');
-    const sunset = testApp({ now: '2027-07-31T00:00:00Z' });
+    const sunset = diskApp({ now: '2027-07-31T00:00:00Z' });
     const retired = await sunset.get('/v1/species/ABBA');
     expect(brownout.status).toBe(retired.status);
     expect([...brownout.headers.keys()].filter((k) => k !== 'svc-request-id').sort()).toEqual(
