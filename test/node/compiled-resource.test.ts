@@ -137,27 +137,32 @@ describe('search keys', () => {
   });
 });
 
-/** A store over `generated/` that counts what is read through it. */
-function countingStore() {
-  const inner = fileStore();
+let disk: SectionStore | undefined;
+/** The dataset on disk, opened once for the file (a store keeps nothing but the header it read). */
+const onDisk = (): SectionStore => (disk ??= fileStore());
+
+/** A fresh resource over the dataset on disk. */
+function resource(name: string, store: SectionStore = onDisk()): CompiledResource {
+  return new CompiledResource(store, name, store.meta.resources[name]!);
+}
+
+/** A fresh resource over the dataset on disk, with the sections it loads and the pieces it reads in part. */
+function counted(name: string) {
+  const inner = onDisk();
   const loads: string[] = [];
   const ranges: string[] = [];
   const store: SectionStore = {
     meta: inner.meta,
-    load(name) {
-      loads.push(name);
-      return inner.load(name);
+    load(section) {
+      loads.push(section);
+      return inner.load(section);
     },
-    range(name, from, to) {
-      ranges.push(name);
-      return inner.range!(name, from, to);
+    range(section, from, to) {
+      ranges.push(section);
+      return inner.range!(section, from, to);
     },
   };
-  return { store, loads, ranges };
-}
-
-function resource(name: string, store: SectionStore = fileStore()): CompiledResource {
-  return new CompiledResource(store, name, store.meta.resources[name]!);
+  return { resource: resource(name, store), loads, ranges };
 }
 
 const json = (bytes: Uint8Array) => JSON.parse(decoder.decode(bytes)) as Record<string, unknown>;
@@ -185,8 +190,7 @@ describe('a resource of the dataset on disk: orders', () => {
   });
 
   it('reads a window of an order from its chunks alone, across a chunk boundary and at the end', async () => {
-    const { store, loads } = countingStore();
-    const species = resource('species', store);
+    const { resource: species, loads } = counted('species');
     const windows: Array<[offset: number, limit: number]> = [
       [0, 20],
       [ORDER_CHUNK - 10, 20],
@@ -206,18 +210,17 @@ describe('a resource of the dataset on disk: orders', () => {
     loads.length = 0;
     await species.orderWindow('common_name', 'desc', ORDER_CHUNK - 10, 20);
     expect(loads).toEqual([]);
-    const fresh = countingStore();
-    await resource('species', fresh.store).orderWindow('common_name', 'desc', ORDER_CHUNK - 10, 20);
+    const fresh = counted('species');
+    await fresh.resource.orderWindow('common_name', 'desc', ORDER_CHUNK - 10, 20);
     expect(fresh.loads).toEqual(['species.order.common_name.desc.0', 'species.order.common_name.desc.1']);
     // A window that ends where a chunk ends reads that chunk only.
-    const atBoundary = countingStore();
-    await resource('species', atBoundary.store).orderWindow('common_name', 'desc', ORDER_CHUNK - 20, 20);
+    const atBoundary = counted('species');
+    await atBoundary.resource.orderWindow('common_name', 'desc', ORDER_CHUNK - 20, 20);
     expect(atBoundary.loads).toEqual(['species.order.common_name.desc.0']);
   });
 
   it('orders by id without reading anything: positions up or down', async () => {
-    const { store, loads } = countingStore();
-    const genus = resource('genus', store);
+    const { resource: genus, loads } = counted('genus');
     expect([...(await genus.orderWindow('id', 'asc', 10, 3))]).toEqual([10, 11, 12]);
     expect([...(await genus.orderWindow('id', 'desc', 10, 3))]).toEqual([genus.count - 11, genus.count - 12, genus.count - 13]);
     expect([...(await genus.orderWindow('id', 'desc', genus.count - 2, 5))]).toEqual([1, 0]);
@@ -228,8 +231,7 @@ describe('a resource of the dataset on disk: orders', () => {
   });
 
   it('loads a field’s ranks once', async () => {
-    const { store, loads } = countingStore();
-    const genus = resource('genus', store);
+    const { resource: genus, loads } = counted('genus');
     const ranks = await genus.ranks('name');
     expect(await genus.ranks('name')).toBe(ranks);
     expect(loads).toEqual(['genus.ranks.name']);
@@ -281,8 +283,7 @@ describe('a resource of the dataset on disk: ids, children and records', () => {
   });
 
   it('reads a record chunk’s head once and its records’ JSON when asked, from a file', async () => {
-    const { store, ranges } = countingStore();
-    const plants = resource('plants', store);
+    const { resource: plants, ranges } = counted('plants');
     await plants.record(3 * RECORD_CHUNK + 1);
     expect(ranges).toEqual(['plants.records.3', 'plants.records.3']);
     await plants.record(3 * RECORD_CHUNK + 2);
@@ -290,8 +291,7 @@ describe('a resource of the dataset on disk: ids, children and records', () => {
   });
 
   it('opens a chunk piece once while it is kept', async () => {
-    const { store, loads } = countingStore();
-    const species = resource('species', store);
+    const { resource: species, loads } = counted('species');
     const part = await species.part('species.grams.0');
     expect(await species.part('species.grams.0')).toBe(part);
     expect(loads).toEqual(['species.grams.0']);
