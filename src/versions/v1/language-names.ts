@@ -1,7 +1,8 @@
 import { recordSchemas } from '../../openapi/edit';
 import type { JsonObject, VersionChange } from '../version';
 
-const displayNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
+/** Made on first use: only a code outside the dataset's needs it, and making it loads locale data. */
+let displayNames: Intl.DisplayNames | undefined;
 
 /**
  * The names of the codes in the bundled dataset, fixed: ICU builds differ (workerd's names only
@@ -28,7 +29,7 @@ export function languageName(code: string): string {
   let name = known.get(code);
   if (name === undefined) {
     try {
-      name = displayNames.of(code) ?? code;
+      name = (displayNames ??= new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' })).of(code) ?? code;
     } catch {
       name = code; // not a well-formed language tag
     }
