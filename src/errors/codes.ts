@@ -36,10 +36,16 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** `auth/tokenExpired` -> `token-expired`: the last segment of a problem `type` URI. */
+const slugs = new Map<ErrorCode, string>();
+
+/** `auth/tokenExpired` -> `token-expired`: the last segment of a problem `type` URI (spelled once per code). */
 export function problemSlug(code: ErrorCode): string {
-  const name = code.slice(code.indexOf('/') + 1);
-  return name.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`);
+  let slug = slugs.get(code);
+  if (slug === undefined) {
+    slug = code.slice(code.indexOf('/') + 1).replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`);
+    slugs.set(code, slug);
+  }
+  return slug;
 }
 
 /** Codes of the token endpoint, which answers in the OAuth 2.0 error shape instead of a problem. */

@@ -53,7 +53,9 @@ export function renderError(err: unknown, c: Context<AppEnv>, { config, services
   // No cache keeps an error: the next request may well succeed (CONTRACT section 19).
   uncacheable(c);
   // For HEAD too: Hono drops the body after the length of GET's has been measured (policies/head.ts).
-  return respond(c, JSON.stringify(rendered.body), error.status, { ...error.headers, 'Content-Type': rendered.contentType });
+  // Not `{ ...error.headers, 'Content-Type': ... }`: on Node 20 a spread followed by a member the
+  // spread object lacks costs about a microsecond, on every error answered.
+  return respond(c, JSON.stringify(rendered.body), error.status, Object.assign({}, error.headers, { 'Content-Type': rendered.contentType }));
 }
 
 /** The RFC 9457 problem+json rendering of an error: v2's shape, and that of every path outside a version. */

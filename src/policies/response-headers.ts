@@ -10,8 +10,12 @@ import type { AppEnv } from '../env';
  * route outside the core) gets them set on its `Headers` when the policies are done, as before.
  */
 export class ResponseHeaders {
-  /** Lower-case names, so a policy's header replaces a handler's of the same name in any spelling. */
-  private readonly fields: Record<string, string> = {};
+  /**
+   * Lower-case names, so a policy's header replaces a handler's of the same name in any spelling.
+   * A removed name keeps its member, `undefined`: deleting a member would turn the object into a
+   * dictionary, slower to write and to walk for the rest of the request.
+   */
+  private readonly fields: Record<string, string | undefined> = {};
   /** Names whose value is added after a handler's own rather than replacing it (rare: v1's `Link`). */
   private appended: Record<string, true> | undefined;
   /** Names removed from the response whoever set them (rare: `Vary` on an error). */
@@ -31,7 +35,7 @@ export class ResponseHeaders {
   delete(name: string): void {
     const key = name.toLowerCase();
     (this.removed ??= new Set()).add(key);
-    delete this.fields[key];
+    if (key in this.fields) this.fields[key] = undefined;
     if (this.appended) delete this.appended[key];
   }
 
@@ -52,8 +56,10 @@ export class ResponseHeaders {
       if (!removed?.has(key)) out[key] = own[name]!;
     }
     for (const key in fields) {
+      const value = fields[key];
+      if (value === undefined) continue;
       const before = appended?.[key] ? out[key] : undefined;
-      out[key] = before === undefined ? fields[key]! : `${before}, ${fields[key]!}`;
+      out[key] = before === undefined ? value : `${before}, ${value}`;
     }
     return out;
   }
@@ -62,8 +68,10 @@ export class ResponseHeaders {
   applyTo(headers: Headers): void {
     if (this.removed) for (const key of this.removed) headers.delete(key);
     for (const key in this.fields) {
-      if (this.appended?.[key]) headers.append(key, this.fields[key]!);
-      else headers.set(key, this.fields[key]!);
+      const value = this.fields[key];
+      if (value === undefined) continue;
+      if (this.appended?.[key]) headers.append(key, value);
+      else headers.set(key, value);
     }
   }
 }
