@@ -49,7 +49,8 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
-async function load(server: Server, paths: string[], seconds: number): Promise<Stats> {
+/** `expect`: the status every answer should have (4xx for a case of refusals); any other counts as a failure. */
+async function load(server: Server, paths: string[], seconds: number, expect = 200): Promise<Stats> {
   let i = 0;
   const cpuBefore = cpuSeconds(server.child.pid!);
   const result = await autocannon({
@@ -65,7 +66,7 @@ async function load(server: Server, paths: string[], seconds: number): Promise<S
     rps: result.requests.average,
     p99: result.latency.p99,
     cpuUs: total > 0 ? (cpu * 1e6) / total : NaN,
-    failures: result.non2xx + result.errors + result.timeouts,
+    failures: (expect === 200 ? result.non2xx : total - result['4xx']) + result.errors + result.timeouts,
     requests: total,
     cpuSeconds: cpu,
   };
@@ -81,14 +82,14 @@ const WARM_UP = 2;
  * SLICES slices, so that what else the machine does at that moment weighs on both alike and
  * the ratio is taken against the reference of the same minute, not of the start of the run.
  */
-async function measure(reference: Server, server: Server, paths: string[]): Promise<{ ref: Stats; gateway: Stats }> {
+async function measure(reference: Server, server: Server, paths: string[], expect = 200): Promise<{ ref: Stats; gateway: Stats }> {
   await load(reference, ['/'], WARM_UP);
-  await load(server, paths, WARM_UP); // not measured
+  await load(server, paths, WARM_UP, expect); // not measured
   const ref: Stats[] = [];
   const gateway: Stats[] = [];
   for (let k = 0; k < SLICES; k++) {
     ref.push(await load(reference, ['/'], SECONDS / SLICES));
-    gateway.push(await load(server, paths, SECONDS / SLICES));
+    gateway.push(await load(server, paths, SECONDS / SLICES, expect));
   }
   return { ref: added(ref), gateway: added(gateway) };
 }
@@ -115,7 +116,7 @@ const OBSERVABILITY_CASE = 'observability';
  */
 const OBLIGATIONS_CASE = "reference with every answer's headers and access line";
 
-function cases(): Array<{ name: string; paths: string[]; upstream?: true; obligations?: true }> {
+function cases(): Array<{ name: string; paths: string[]; upstream?: true; obligations?: true; expect?: number }> {
   const data = JSON.parse(readFileSync(join(HERE, 'fixtures/taxa.json'), 'utf8')) as { species: Array<{ id: string }>; genus: Array<{ name: string }> };
   const spread = <T>(list: T[], n: number) => Array.from({ length: n }, (_, k) => list[Math.floor((k * list.length) / n)]!);
   const pages = Array.from({ length: DISTINCT }, (_, k) => k + 1);
@@ -130,6 +131,8 @@ function cases(): Array<{ name: string; paths: string[]; upstream?: true; obliga
     { name: 'v2 detail', paths: spread(data.species, DISTINCT).map((s) => `/v2/species/${encodeURIComponent(s.id)}`) },
     { name: 'v1 page', paths: pages.map((p) => `/v1/species?page=${p}`) },
     { name: 'v2 genus species', paths: genus.map((g) => `/v2/genus/${g}/species`) },
+    // An error answer (problem+json, no-store) for ids no record has (no species id has a hyphen).
+    { name: 'v2 detail not found (404)', paths: pages.map((p) => `/v2/species/NO-SUCH-${p}`), expect: 404 },
     { name: 'upstream warm cache', paths: pages.map((p) => `/v2/species?page=${p}`), upstream: true },
     { name: OBLIGATIONS_CASE, paths: ['/'], obligations: true },
   ];
@@ -189,7 +192,7 @@ async function main(): Promise<void> {
     for (const c of cases().filter((c) => !ONLY || ONLY.includes(c.name))) {
       const server = c.upstream ? upstream : c.obligations ? await obligationsReference() : gateway;
       if (c.upstream) await warm(upstream.url, c.paths);
-      const { ref, gateway: s } = await measure(reference, server, c.paths);
+      const { ref, gateway: s } = await measure(reference, server, c.paths, c.expect);
       references.push(ref);
       results.set(c.name, s);
       process.stderr.write(`${c.name}: ${fmt(s.rps)} req/s, ${fmt(s.cpuUs)} µs CPU/request (reference in turn: ${fmt(ref.cpuUs)} µs)\n`);

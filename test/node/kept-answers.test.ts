@@ -120,8 +120,10 @@ describe('rendered details', () => {
     for (let i = 0; i < 3; i++) answers.push(await get('/v2/species/ABBA'));
     const [first, ...again] = answers;
     const body = await first!.text();
+    expect(first!.headers.get('ETag')).toMatch(/^"[0-9a-f]{16}"$/);
     for (const res of again) {
       expect(await res.text()).toBe(body);
+      expect(res.headers.get('Content-Type')).toBe('application/json');
       expect(res.headers.get('ETag')).toBe(first!.headers.get('ETag'));
       expect(res.headers.get('Last-Modified')).toBe(first!.headers.get('Last-Modified'));
     }
