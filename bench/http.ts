@@ -49,7 +49,7 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
-/** `expect`: the status every answer should have (4xx for a case of refusals); any other counts as a failure. */
+/** `expect`: the status every answer should have (404 for a case of refusals); any other counts as a failure. */
 async function load(server: Server, paths: string[], seconds: number, expect = 200): Promise<Stats> {
   let i = 0;
   const cpuBefore = cpuSeconds(server.child.pid!);
@@ -66,7 +66,7 @@ async function load(server: Server, paths: string[], seconds: number, expect = 2
     rps: result.requests.average,
     p99: result.latency.p99,
     cpuUs: total > 0 ? (cpu * 1e6) / total : NaN,
-    failures: (expect === 200 ? result.non2xx : total - result['4xx']) + result.errors + result.timeouts,
+    failures: total - (result.statusCodeStats?.[`${expect}`]?.count ?? 0) + result.errors + result.timeouts,
     requests: total,
     cpuSeconds: cpu,
   };

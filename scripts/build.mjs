@@ -9,10 +9,10 @@
  *                                       does this in the server's own process (scripts/start.mjs)
  *
  * Plain JavaScript, so that it runs where only `dependencies` are installed. The packages every
- * start loads (`BUNDLED`) are bundled in, which saves Node resolving and loading their files (about fifty)
- * one by one at each start; the others, which only some configurations load (`import()` on demand),
- * stay external and are resolved from node_modules when one does. Nothing is compiled when the
- * server starts.
+ * start loads (`BUNDLED`) are bundled in, which saves Node resolving and loading their files (about
+ * fifty) one by one at each start; the others, which only some configurations load (`import()` on
+ * demand), stay external and are resolved from node_modules when one does. Nothing is compiled when
+ * the server starts.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -36,16 +36,14 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-const slugs = new Map<ErrorCode, string>();
+/** Every code's slug, spelled once at load rather than per error answered. */
+const SLUGS = Object.fromEntries(
+  Object.keys(ERROR_CODES).map((code) => [code, code.slice(code.indexOf('/') + 1).replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`)]),
+) as Record<ErrorCode, string>;
 
-/** `auth/tokenExpired` -> `token-expired`: the last segment of a problem `type` URI (spelled once per code). */
+/** `auth/tokenExpired` -> `token-expired`: the last segment of a problem `type` URI. */
 export function problemSlug(code: ErrorCode): string {
-  let slug = slugs.get(code);
-  if (slug === undefined) {
-    slug = code.slice(code.indexOf('/') + 1).replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`);
-    slugs.set(code, slug);
-  }
-  return slug;
+  return SLUGS[code];
 }
 
 /** Codes of the token endpoint, which answers in the OAuth 2.0 error shape instead of a problem. */
