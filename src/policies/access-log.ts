@@ -167,10 +167,10 @@ function whoAnswered(trace: RequestTrace, status: number | null): AnsweredBy {
 
 /**
  * The route of a request that is not a resource's (`/healthz`, `/oauth/token`, `/v2/openapi.json`):
- * the path its route was registered with, never the path asked for; a path only a wildcard
- * matched (at least the policies' own middleware, which this runs in) is unmatched.
+ * the path its route was registered with, never the path asked for; a path no route matched, or
+ * only a wildcard did (a middleware's), is unmatched.
  */
 function registeredRoute(c: Context<AppEnv>): string {
   const path = routePath(c, -1);
-  return path.endsWith('*') ? UNMATCHED_ROUTE : path;
+  return path === '' || path.endsWith('*') ? UNMATCHED_ROUTE : path;
 }

@@ -1,4 +1,4 @@
-import type { ErrorHandler, MiddlewareHandler } from 'hono';
+import type { ErrorHandler } from 'hono';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
 import { errorHandler } from '../errors/render';
@@ -11,7 +11,7 @@ import { browsersPolicy } from './cors';
 import { hostCheck } from './host';
 import { headLength } from './head';
 import { servedMethods, unknownMethods } from './methods';
-import { policyChain } from './policy';
+import { policyChain, type PolicyChain } from './policy';
 import { rateLimit } from './rate-limit';
 import { requestIdPolicy } from './request-id';
 import { traceContext } from './trace-context';
@@ -28,34 +28,33 @@ import { retirement, versionPolicy } from './version-context';
  * answers preflights without one; a retired version answers 410 to everyone; a method the path
  * does not serve is refused without a credential; authentication
  * refuses an address past its failure limit before it checks a secret; only an authenticated
- * caller's answer is marked private to it, and only such a caller is counted against a rate limit. They run as one middleware (`policyChain`); what one
- * refuses is rendered by `onError`, the app's error handler.
+ * caller's answer is marked private to it, and only such a caller is counted against a rate limit. They run as one
+ * chain (`policyChain`) around whichever route answers (`behindPolicies`); what one refuses is rendered by
+ * `onError`, the app's error handler.
  */
 export function policies(
   config: Config,
   services: Services,
   versions: readonly Version[],
   onError: ErrorHandler<AppEnv> = errorHandler({ config, services }),
-): MiddlewareHandler<AppEnv>[] {
-  return [
-    policyChain(
-      [
-        requestIdPolicy(),
-        traceContext(config),
-        headLength(),
-        accessLog(config, services),
-        versionPolicy(versions),
-        hostCheck(config),
-        unknownMethods(),
-        transport(config, services),
-        browsersPolicy(),
-        retirement(services.clock),
-        servedMethods(),
-        authenticate(services, config.serviceName, new FailedAuthentications(config, services)),
-        caching(),
-        rateLimit(config, services),
-      ],
-      onError,
-    ),
-  ];
+): PolicyChain {
+  return policyChain(
+    [
+      requestIdPolicy(),
+      traceContext(config),
+      headLength(),
+      accessLog(config, services),
+      versionPolicy(versions),
+      hostCheck(config),
+      unknownMethods(),
+      transport(config, services),
+      browsersPolicy(),
+      retirement(services.clock),
+      servedMethods(),
+      authenticate(services, config.serviceName, new FailedAuthentications(config, services)),
+      caching(),
+      rateLimit(config, services),
+    ],
+    onError,
+  );
 }

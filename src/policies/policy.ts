@@ -1,4 +1,4 @@
-import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
+import { Hono, type Context, type ErrorHandler, type Handler, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
 
 /**
@@ -17,41 +17,113 @@ export interface Policy {
 export const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (value as Promise<T> | undefined)?.then === 'function';
 
 /**
- * The policies as one middleware: each `before` in order, then the routes, then each `after` in
- * reverse order, exactly as a chain of middlewares would run them, without a middleware, a
- * dispatch and a promise per policy per request. A refusal is rendered by `onError` (the app's
- * error handler) where it happens, so the policies before it see its response, as they would see
- * one from the chain.
+ * The policies around one route: `route` is called once every `before` has let the request go on.
+ * The result comes at once when nothing on the way is a promise (a kept answer), later otherwise.
  */
-export function policyChain(list: readonly Policy[], onError: ErrorHandler<AppEnv>): MiddlewareHandler<AppEnv> {
+export type PolicyChain = (c: Context<AppEnv>, route: () => RouteResult | Promise<RouteResult>) => Response | Promise<Response>;
+/** What a route or a route's middleware returns: its response, or nothing once it has set `c.res`. */
+type RouteResult = Response | undefined | void;
+
+/**
+ * The policies as one chain: each `before` in order, then the route, then each `after` in reverse
+ * order, exactly as a chain of middlewares would run them, without a middleware, a dispatch and a
+ * promise per policy per request. A refusal, or the route's error, is rendered by `onError` (the
+ * app's error handler) where it happens, so the policies before it see its response, as they
+ * would see one from the chain. It runs synchronously for as long as every step answers at once,
+ * and goes on when a promise settles from the step it came from.
+ */
+export function policyChain(list: readonly Policy[], onError: ErrorHandler<AppEnv>): PolicyChain {
   const policies = [...list];
-  return async (c, next) => {
-    // How many policies let the request go on: theirs are the `after`s to run.
-    let passed = 0;
-    try {
-      let answer: Response | undefined;
-      for (; passed < policies.length; passed++) {
-        const before = policies[passed]!.before;
-        if (!before) continue;
-        const result = before(c);
-        answer = isPromise(result) ? await result : result;
-        if (answer) break;
-      }
-      if (answer) c.res = answer;
-      else await next();
-    } catch (err) {
-      // What the chain would do: an Error becomes its rendered response, anything else propagates.
-      if (!(err instanceof Error)) throw err;
-      c.error = err;
-      c.res = await onError(err, c);
-    }
+  const count = policies.length;
+
+  /** The `after`s of the first `passed` policies, last first, once `c.res` is the answer. */
+  const after = (c: Context<AppEnv>, passed: number): Response | Promise<Response> => {
     for (let i = passed - 1; i >= 0; i--) {
-      const after = policies[i]!.after;
-      if (!after) continue;
-      const done = after(c);
-      if (isPromise(done)) await done;
+      const done = policies[i]!.after?.(c);
+      if (isPromise(done)) return done.then(() => after(c, i));
     }
+    return c.res;
   };
+
+  const answered = (c: Context<AppEnv>, passed: number, res: Response) => {
+    c.res = res;
+    return after(c, passed);
+  };
+
+  /** What a chain of middlewares does with an error: an Error becomes its rendered response, anything else propagates. */
+  const refused = (c: Context<AppEnv>, passed: number, err: unknown): Response | Promise<Response> => {
+    if (!(err instanceof Error)) throw err;
+    c.error = err;
+    const res = onError(err, c);
+    return isPromise(res) ? res.then((rendered) => answered(c, passed, rendered)) : answered(c, passed, res);
+  };
+
+  /** The route's result, taken as Hono's dispatch takes it: unless the route has already set its response. */
+  const routed = (c: Context<AppEnv>, result: RouteResult) => {
+    if (result && !c.finalized) c.res = result;
+    if (!c.finalized) return refused(c, count, new Error('the route returned no response'));
+    return after(c, count);
+  };
+
+  /** The `before`s from policy `start` on, then the route. */
+  const from = (c: Context<AppEnv>, route: () => RouteResult | Promise<RouteResult>, start: number): Response | Promise<Response> => {
+    let i = start;
+    let answer: Response | undefined;
+    let result: RouteResult | Promise<RouteResult>;
+    try {
+      for (; i < count; i++) {
+        const step = policies[i]!.before?.(c);
+        if (step === undefined) continue;
+        if (isPromise(step)) {
+          const at = i;
+          return step.then(
+            (later) => (later ? answered(c, at, later) : from(c, route, at + 1)),
+            (err) => refused(c, at, err),
+          );
+        }
+        answer = step;
+        break;
+      }
+      if (!answer) result = route();
+    } catch (err) {
+      return refused(c, i, err);
+    }
+    // Outside the `try`: an `after` that throws is not a refusal (its own would run twice).
+    if (answer) return answered(c, i, answer);
+    if (isPromise(result)) {
+      return result.then(
+        (later) => routed(c, later),
+        (err) => refused(c, count, err),
+      );
+    }
+    return routed(c, result);
+  };
+
+  return (c, route) => from(c, route, 0);
+}
+
+/**
+ * The routes of `routes` behind the policies: every route, and the answer to a path no route
+ * serves, runs inside the chain. Each route is the only handler Hono calls for its path, so a kept
+ * answer goes out without a promise. When a request matches more than one handler (a route's own
+ * middleware, then the route), the first runs the chain and the rest run inside it.
+ */
+export function behindPolicies(routes: Hono<AppEnv>, chain: PolicyChain, notFound: (c: Context<AppEnv>) => Response | Promise<Response>): Hono<AppEnv> {
+  const inChain = new WeakSet<Context<AppEnv>>();
+  const guarded = (c: Context<AppEnv>, route: () => RouteResult | Promise<RouteResult>) => {
+    if (inChain.has(c)) return route();
+    inChain.add(c);
+    return chain(c, route);
+  };
+  const app = new Hono<AppEnv>();
+  for (const { method, path, handler } of routes.routes) {
+    const h = handler as MiddlewareHandler<AppEnv>;
+    // What `guarded` returns past a route's middleware is what the middleware returns, as Hono expects of it.
+    const behind: Handler<AppEnv> = (c, next) => guarded(c, () => h(c, next)) as Response | Promise<Response>;
+    app.on(method, path, behind);
+  }
+  app.notFound((c) => guarded(c, () => notFound(c)) as Response | Promise<Response>);
+  return app;
 }
 
 /** One policy as a middleware of its own (tests compose a few of them). */

@@ -102,13 +102,19 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
   const pages = source.immutable ? new PageCache() : undefined;
   const details = source.immutable ? new KeptAnswers<RenderedDetail>(DETAIL_CACHE_BYTES, SEEN_DETAILS, (d) => d.body.buffer.byteLength + 224) : undefined;
 
-  const list = async (c: Context<AppEnv>, resource: ResourceName, scope?: Scope) => {
+  // A kept answer is returned at once, without a promise: the policies around the route then send it
+  // without one either (src/policies/policy.ts).
+  const list = (c: Context<AppEnv>, resource: ResourceName, scope?: Scope): Response | Promise<Response> => {
     requireAccess(c, resource);
     const version = c.get('version')!;
     const url = c.req.url;
     const key = pages?.keyOf(version, url);
     const kept = key === undefined ? undefined : pages!.get(key);
     if (kept) return respond(c, kept, 200, JSON_TYPE);
+    return renderList(c, version, url, key, resource, scope);
+  };
+
+  const renderList = async (c: Context<AppEnv>, version: Version, url: string, key: string | undefined, resource: ResourceName, scope?: Scope) => {
     const requested = parseListQuery(queryParams(url), resource);
     const query = walk.listQuery(version, requested);
     const ctx = { requestId: c.get('requestId'), trace: c.get('trace') };
@@ -121,13 +127,18 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
     return respond(c, body, 200, JSON_TYPE);
   };
 
-  const detail = async (c: Context<AppEnv>, resource: ResourceName) => {
+  const detail = (c: Context<AppEnv>, resource: ResourceName): Response | Promise<Response> => {
     requireAccess(c, resource);
     const version = c.get('version')!;
     const id = c.req.param('id')!;
     const key = details && `${version.name} ${resource}/${id}`;
     const kept = key === undefined ? undefined : details!.get(key);
-    const answer = kept ?? (await renderDetail(c, version, resource, id, key));
+    if (kept) return answerDetail(c, kept);
+    return renderDetail(c, version, resource, id, key).then((fresh) => answerDetail(c, fresh));
+  };
+
+  /** A detail's 304 when the request's validators match, else its 200. */
+  const answerDetail = (c: Context<AppEnv>, answer: RenderedDetail | FreshDetail) => {
     if (notModified({ ifNoneMatch: c.req.header('If-None-Match'), ifModifiedSince: c.req.header('If-Modified-Since') }, answer.tag, answer.modified)) {
       return respond(c, null, 304, { etag: answer.tag, 'last-modified': answer.lastModified });
     }

@@ -9,6 +9,8 @@ import { coreRoutes } from '../../src/routes/resources';
 import type { AppEnv } from '../../src/env';
 import { renderError } from '../../src/errors/render';
 import { policies } from '../../src/policies';
+import { behindPolicies } from '../../src/policies/policy';
+import { ApiError } from '../../src/errors/api-error';
 import type { Version } from '../../src/versions/version';
 import { AFTER_CUTOFF, BEFORE_CUTOFF } from '../suites/transport.suite';
 import { DEMO, json, testApp } from '../support/harness';
@@ -28,9 +30,9 @@ const legacy: Version = {
 
 function legacyApp(now: string, env: Record<string, string> = {}) {
   const { config, services } = testApp({ now, env });
-  const app = new Hono<AppEnv>();
-  for (const policy of policies(config, services, [legacy])) app.use(policy);
-  app.route('/legacy', coreRoutes(services));
+  const routes = new Hono<AppEnv>();
+  routes.route('/legacy', coreRoutes(services));
+  const app = behindPolicies(routes, policies(config, services, [legacy]), (c) => renderError(new ApiError('svc/notFound'), c, { config, services }));
   app.onError((err, c) => renderError(err, c, { config, services }));
   return app;
 }
