@@ -1,6 +1,5 @@
 import { Hono, type Context } from 'hono';
 import { LRUCache } from 'lru-cache';
-import { createMiddleware } from 'hono/factory';
 import { notModified } from '../core/conditional';
 import { collectionEnvelope } from '../core/envelope';
 import { fnv64Hex, hex64 } from '../core/hash';
@@ -173,14 +172,13 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
     router.get(`/${resource}/:id`, (c) => detail(c, resource));
   }
   for (const { parent, child } of ENUMERATIONS) {
-    const path = `/${parent}/:id/${child}`;
-    const exists = createMiddleware<AppEnv>(async (c, next) => {
+    // Checked in the route itself, not by a middleware of its own: one handler a path, so a kept
+    // page of children goes out without a promise too.
+    router.get(`/${parent}/:id/${child}`, (c) => {
       const version = c.get('version')!;
       if (!walk.hasEnumerations(version)) throw new ApiError('svc/notFound', `/${parent}/{id}/${child} does not exist in ${version.name}.`);
-      await next();
+      return list(c, child, { parent, id: c.req.param('id')! });
     });
-    router.use(path, exists);
-    router.get(path, (c) => list(c, child, { parent, id: c.req.param('id')! }));
   }
   return router;
 }
