@@ -26,11 +26,11 @@ import { retirement, versionPolicy } from './version-context';
  * else, so a misdirected request is refused whatever it asks for; a method no route serves is
  * refused on any path; transport answers plain HTTP before anything looks at a credential; CORS
  * answers preflights without one; a retired version answers 410 to everyone; a method the path
- * does not serve is refused without a credential; authentication
- * refuses an address past its failure limit before it checks a secret; only an authenticated
- * caller's answer is marked private to it, and only such a caller is counted against a rate limit. They run as one
- * chain (`policyChain`) around whichever route answers (`behindPolicies`); what one refuses is rendered by
- * `onError`, the app's error handler.
+ * does not serve is refused without a credential; authentication refuses an address past its
+ * failure limit before it checks a secret; only an authenticated caller's answer is marked private
+ * to it, and only such a caller is counted against a rate limit. They run as one chain
+ * (`policyChain`) around whichever route answers (`behindPolicies`); what one refuses is rendered
+ * by `onError`, the app's error handler.
  */
 export function policies(
   config: Config,

@@ -124,8 +124,7 @@ describe('kept answers go out at once', () => {
       expect(answer.status).toBe(200);
       const first = await answer.text();
       await get(path);
-      const request = () => new Request(`https://localhost${path}`, { headers: { Authorization: DEMO.key } });
-      const kept = app.fetch(request());
+      const kept = app.fetch(new Request(`https://localhost${path}`, { headers: { Authorization: DEMO.key } }));
       expect(kept).toBeInstanceOf(Response);
       const res = kept as Response;
       expect(res.status).toBe(200);

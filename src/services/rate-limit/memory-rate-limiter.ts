@@ -15,8 +15,8 @@ export class MemoryRateLimiter implements RateLimiter {
     private readonly clock: Clock,
     maxBuckets = 50_000,
   ) {
-    // Bounded by a size of one a bucket rather than by `max`: with `max` the cache allocates all its
-    // slots at once (some 11 ms at every start for 50,000); this way it grows as buckets come.
+    // Bounded by size, each bucket counting 1, rather than by `max`: with `max` the cache allocates
+    // all its slots at once (some 11 ms at every start for 50,000); this way it grows as buckets come.
     this.windows = new LRUCache({ maxSize: maxBuckets, sizeCalculation: () => 1 });
   }
 
