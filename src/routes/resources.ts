@@ -54,15 +54,12 @@ function httpDate(meta: DetailMeta): string {
   return date;
 }
 
-/** A detail's validators and dates, and the headers of its 200. */
+/** A detail's validators: the headers of its 200, which hold its ETag and `Last-Modified`, and its date. */
 interface DetailValidators {
-  tag: string;
-  /** `Last-Modified`. */
-  lastModified: string;
+  /** `Content-Type`, `ETag` and `Last-Modified`: one object, made once per answer and reused. */
+  headers: Readonly<{ 'content-type': string; etag: string; 'last-modified': string }>;
   /** `meta.last_modified` (RFC 3339), for `If-Modified-Since`. */
   modified: string;
-  /** `Content-Type`, `ETag` and `Last-Modified`: one object, made once per answer and reused. */
-  headers: Readonly<Record<string, string>>;
 }
 
 /** A detail as it is kept: its body and validators. */
@@ -138,8 +135,9 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
 
   /** A detail's 304 when the request's validators match, else its 200. */
   const answerDetail = (c: Context<AppEnv>, answer: RenderedDetail | FreshDetail) => {
-    if (notModified({ ifNoneMatch: c.req.header('If-None-Match'), ifModifiedSince: c.req.header('If-Modified-Since') }, answer.tag, answer.modified)) {
-      return respond(c, null, 304, { etag: answer.tag, 'last-modified': answer.lastModified });
+    const { etag, 'last-modified': lastModified } = answer.headers;
+    if (notModified({ ifNoneMatch: c.req.header('If-None-Match'), ifModifiedSince: c.req.header('If-Modified-Since') }, etag, answer.modified)) {
+      return respond(c, null, 304, { etag, 'last-modified': lastModified });
     }
     return respond(c, answer.body ?? (answer as FreshDetail).render(), 200, answer.headers);
   };
@@ -156,15 +154,14 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
     const render = () => detailBody(rewritten, version, found, resource);
     const stored = 'etag' in found && !walk.rewritesDetails(version);
     const body = stored && key === undefined ? undefined : render();
-    const tag = `"${stored ? found.etag : hex64(...fnv64Hex(body!))}"`;
-    const lastModified = httpDate(found.meta);
+    const etag = `"${stored ? found.etag : hex64(...fnv64Hex(body!))}"`;
     const modified = found.meta.last_modified;
     // Literals, no spreads of a shared part: on Node 20 a spread given members its source lacks
     // costs some thirty times a literal (see renderError), and the headers are sent with every 200.
-    const headers = { 'content-type': JSON_TYPE['content-type'], etag: tag, 'last-modified': lastModified };
+    const headers = { 'content-type': JSON_TYPE['content-type'], etag, 'last-modified': httpDate(found.meta) };
     // Kept without the stored record: only the bytes sent and the validators.
-    if (key !== undefined) details!.set(key, { tag, lastModified, modified, headers, body: body! });
-    return { tag, lastModified, modified, headers, body, render };
+    if (key !== undefined) details!.set(key, { headers, modified, body: body! });
+    return { headers, modified, body, render };
   };
 
   for (const resource of RESOURCE_NAMES) {
