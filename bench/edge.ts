@@ -1,10 +1,20 @@
 /**
- * `npm run bench:edge`: the gateway as a fresh Workers isolate sees it, under `wrangler dev`
- * (local workerd, offline). For each of `BENCH_RUNS` fresh starts: the wall time of the first
+ * `npm run bench:edge`: the gateway as a fresh Workers isolate sees it, in workerd (local, offline).
+ * For each of `BENCH_RUNS` fresh starts: the wall time of the first
  * request of each kind (page, search, sorted page, detail, v1 page; the first one also builds the
  * gateway), then the isolate's heap through the inspector (`Runtime.getHeapUsage`: `usedSize` +
  * `backingStorageSize`). Then the compressed upload of `wrangler deploy --dry-run`, and what the
  * compiled dataset would add to it as a bundled module instead of Static Assets.
+ *
+ * A fresh start is a new workerd process running the bundle `wrangler deploy --dry-run` builds, with
+ * the bindings, assets and local state of `wrangler.toml` (`unstable_getMiniflareWorkerOptions`),
+ * started through Miniflare: what `wrangler dev` runs, without its proxy worker and the inspector
+ * connection through which it reports every fetch the worker makes, body included, which the
+ * platform does not have. `BENCH_RUNTIME=wrangler-dev` times fresh `wrangler dev` processes instead.
+ * `BENCH_WARM_SERVICES=1` calls the local KV and assets services once from outside before the first
+ * request (Cloudflare runs those services already; workerd starts each on its first call), leaving
+ * the gateway's isolate untouched. One start before the measured ones is discarded (it loads
+ * workerd and the pieces from disk).
  *
  * Then first searches: what every listed term (bench/search-terms.ts: every two-letter needle, the
  * 200 most common three- and four-letter ones, every genus name) reads with nothing held, counted
@@ -12,7 +22,7 @@
  * the wall time of `BENCH_TERMS` of them (default 24: the ones reading the most bytes and the most
  * pieces, common words, then others at random), each the first search of its own fresh isolate,
  * after a request that builds the gateway and reads no piece. A fresh isolate per term for all of
- * them (about 4,800) would take hours under `wrangler dev`; what a term reads does not depend on
+ * them (about 4,800) would take hours; what a term reads does not depend on
  * timing, so the counts cover every term and the clock a sample holding the worst.
  *
  * `BENCH_QS=rosa,ro,...` times those terms first. `BENCH_BUSY=1` also says, for each timed request,
@@ -22,7 +32,7 @@
  * Seeds the demo credentials into local KV first (`npm run seed:worker`). Not part of `npm test`.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +40,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { Miniflare } from 'miniflare';
+import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import WebSocket from 'ws';
 import { freePort } from './processes';
 import { everyTermReads, summary, type TermReads } from './search-reads';
@@ -40,6 +52,10 @@ const HERE = fileURLToPath(new URL('..', import.meta.url));
 const DIR = process.env.BENCH_GATEWAY_DIR ?? HERE;
 const ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_HIDE_BANNER: 'true' };
 const WRANGLER = join(HERE, 'node_modules/.bin/wrangler');
+/** Where fresh isolates run: workerd started through Miniflare, or `wrangler dev`. */
+const RUNTIME = process.env.BENCH_RUNTIME ?? 'workerd';
+if (RUNTIME !== 'workerd' && RUNTIME !== 'wrangler-dev') throw new Error(`BENCH_RUNTIME=${RUNTIME}: expected workerd or wrangler-dev`);
+const WARM_SERVICES = process.env.BENCH_WARM_SERVICES === '1';
 const AUTH = { Authorization: 'ApiKey demo-project-key' };
 const FIRSTS = [
   ['page', '/v2/species?page=3'],
@@ -50,8 +66,8 @@ const FIRSTS = [
 ] as const;
 
 /**
- * The isolate behind wrangler's inspector proxy, over one DevTools protocol connection, opened on
- * the first call (a fresh worker that is never asked runs without one).
+ * The isolate's inspector (workerd's own, or wrangler's proxy of it), over one DevTools protocol
+ * connection, opened on the first call (a fresh worker that is never asked runs without one).
  */
 class Inspector {
   private ws: WebSocket | undefined;
@@ -59,12 +75,12 @@ class Inspector {
   private readonly waiting = new Map<number, (answer: { result?: unknown; error?: { message: string } }) => void>();
   private next = 0;
 
-  constructor(private readonly port: number) {}
+  constructor(private readonly url: string) {}
 
   private connect(): { ws: WebSocket; opened: Promise<unknown> } {
     if (!this.ws) {
-      // The proxy answers only DevTools' own origin.
-      this.ws = new WebSocket(`ws://127.0.0.1:${this.port}/ws`, { origin: 'https://devtools.devprod.cloudflare.dev' });
+      // wrangler's proxy answers only DevTools' own origin.
+      this.ws = new WebSocket(this.url, { origin: 'https://devtools.devprod.cloudflare.dev' });
       this.opened = once(this.ws, 'open');
       this.ws.on('message', (data) => {
         const msg = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { message: string } };
@@ -98,9 +114,9 @@ class Inspector {
   /**
    * Runs `work` under V8's sampling profiler (every 0.5 ms) and answers the milliseconds the
    * isolate's thread was not idle (samples not `(idle)`), beside what `work` answers: running or
-   * compiling JavaScript, or inside a call into the runtime (under `wrangler dev`, the first call
-   * of a binding starts its local service on that thread: the profile shows it as time inside
-   * `kv.get` or the first assets fetch). The rest of the wall time the isolate waited for answers.
+   * compiling JavaScript, or inside a call into the runtime (locally, the first call of a binding
+   * starts its service on that thread: the profile shows it as time inside `kv.get` or the first
+   * assets fetch). The rest of the wall time the isolate waited for answers.
    */
   async busy<T>(work: () => Promise<T>): Promise<{ value: T; busyMs: number }> {
     await this.call('Profiler.enable');
@@ -127,8 +143,82 @@ interface CpuProfile {
 /** `BENCH_BUSY=1`: each timed request also says how long the isolate was busy during it (the profiler costs a little wall time). */
 const BUSY = process.env.BENCH_BUSY === '1';
 
-/** Runs `use` against a fresh `wrangler dev` (a fresh isolate), then stops it. */
-async function withFreshWorker<T>(use: (port: number, inspector: Inspector, ready: number) => Promise<T>): Promise<T> {
+/** A fresh isolate to ask: its port, its inspector, and how long its runtime took to be ready. */
+interface FreshWorker {
+  port: number;
+  inspector: Inspector;
+  ready: number;
+}
+
+/** Runs `use` against a fresh isolate in a runtime of its own, then stops the runtime. */
+async function withFreshWorker<T>(use: (worker: FreshWorker) => Promise<T>): Promise<T> {
+  const { worker, stop } = await (RUNTIME === 'wrangler-dev' ? startWranglerDev() : startWorkerd());
+  try {
+    return await use(worker);
+  } finally {
+    worker.inspector.close();
+    await stop();
+  }
+}
+
+/** The bundle `wrangler deploy --dry-run` writes, built once, and the upload size it prints. */
+let bundle: { dir: string; upload: string } | undefined;
+function built(): { dir: string; upload: string } {
+  if (!bundle) {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-edge-'));
+    const out = spawnSync(WRANGLER, ['deploy', '--dry-run', '--outdir', dir], { cwd: DIR, env: ENV, encoding: 'utf8' });
+    const text = out.stdout + out.stderr;
+    if (out.status !== 0) throw new Error(`wrangler deploy --dry-run failed (exit ${out.status}): ${text.slice(-400)}`);
+    bundle = { dir, upload: /Total Upload: ([^\n]+)/.exec(text)?.[1]?.trim() ?? 'unknown' };
+  }
+  return bundle;
+}
+
+/** The bundle's modules: the entry first, `.bin` files as Data (the rule in wrangler.toml), the rest (the docs page's UI) as Text. */
+function bundleModules(dir: string): Array<{ type: 'ESModule' | 'Data' | 'Text'; path: string }> {
+  const others = readdirSync(dir).filter((f) => f !== 'worker.js' && f !== 'README.md' && !f.endsWith('.map'));
+  return [
+    { type: 'ESModule', path: join(dir, 'worker.js') },
+    ...others.map((f) => ({ type: f.endsWith('.bin') ? ('Data' as const) : ('Text' as const), path: join(dir, f) })),
+  ];
+}
+
+/** A new workerd process running the bundle with wrangler.toml's bindings and `wrangler dev`'s local state. */
+async function startWorkerd(): Promise<{ worker: FreshWorker; stop: () => Promise<void> }> {
+  const { dir } = built();
+  const config = join(DIR, 'wrangler.toml');
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
+  const name = unstable_readConfig({ config }).name ?? 'gateway';
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const started = performance.now();
+  const mf = new Miniflare({
+    ...workerOptions,
+    name,
+    modules: bundleModules(dir),
+    modulesRoot: dir,
+    kvPersist: join(DIR, '.wrangler/state/v3/kv'),
+    durableObjectsPersist: join(DIR, '.wrangler/state/v3/do'),
+    host: '127.0.0.1',
+    port,
+    inspectorPort,
+  });
+  await mf.ready;
+  const ready = performance.now() - started;
+  if (WARM_SERVICES) await warmServices(mf);
+  const inspector = new Inspector(`ws://127.0.0.1:${inspectorPort}/core:user:${name}`);
+  return { worker: { port, inspector, ready }, stop: () => mf.dispose() };
+}
+
+/** One call to the local KV and assets services from outside, so the gateway's first calls find them running; its isolate is not touched. */
+async function warmServices(mf: Miniflare): Promise<void> {
+  const kv = await mf.getKVNamespace('CREDENTIALS');
+  await kv.get('bench-warm-up');
+  const { ASSETS } = await mf.getBindings<{ ASSETS: { fetch(url: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer> }> } }>();
+  await (await ASSETS.fetch('http://assets.local/bench-warm-up')).arrayBuffer();
+}
+
+/** A fresh `wrangler dev` process, ready once it says so. */
+async function startWranglerDev(): Promise<{ worker: FreshWorker; stop: () => Promise<void> }> {
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const started = performance.now();
   const dev = spawn(WRANGLER, ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)], {
@@ -136,6 +226,10 @@ async function withFreshWorker<T>(use: (port: number, inspector: Inspector, read
     env: ENV,
     detached: true,
   });
+  const stop = async () => {
+    if (dev.pid) process.kill(-dev.pid, 'SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+  };
   try {
     await new Promise<void>((resolve, reject) => {
       let out = '';
@@ -147,16 +241,12 @@ async function withFreshWorker<T>(use: (port: number, inspector: Inspector, read
       dev.stdout.on('data', read);
       dev.stderr.on('data', read);
     });
-    const inspector = new Inspector(inspectorPort);
-    try {
-      return await use(port, inspector, performance.now() - started);
-    } finally {
-      inspector.close();
-    }
-  } finally {
-    if (dev.pid) process.kill(-dev.pid, 'SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
+  } catch (err) {
+    await stop();
+    throw err;
   }
+  const inspector = new Inspector(`ws://127.0.0.1:${inspectorPort}/ws`);
+  return { worker: { port, inspector, ready: performance.now() - started }, stop };
 }
 
 /** Milliseconds to the whole answer of `path`, which must be `status`. */
@@ -177,7 +267,7 @@ async function timedBusy(inspector: Inspector, port: number, path: string, statu
 }
 
 function freshRun(): Promise<{ ready: number; firsts: Array<{ ms: number; busyMs?: number }>; heapMb: number; v8Mb: number; buffersMb: number }> {
-  return withFreshWorker(async (port, inspector, ready) => {
+  return withFreshWorker(async ({ port, inspector, ready }) => {
     const firsts: Array<{ ms: number; busyMs?: number }> = [];
     for (const [, path] of FIRSTS) firsts.push(await timedBusy(inspector, port, path));
     const heap = await inspector.heapUsage();
@@ -191,7 +281,7 @@ function freshRun(): Promise<{ ready: number; firsts: Array<{ ms: number; busyMs
  * has built the gateway and found the caller (`?page=0`: refused with 400 after the access check).
  */
 function freshSearch(q: string): Promise<{ gateway: number; search: number; busyMs?: number }> {
-  return withFreshWorker(async (port, inspector) => {
+  return withFreshWorker(async ({ port, inspector }) => {
     const gateway = await timed(port, '/v2/species?page=0', 400);
     const { ms, busyMs } = await timedBusy(inspector, port, `/v2/species?q=${encodeURIComponent(q)}`);
     return { gateway, search: ms, busyMs };
@@ -215,12 +305,6 @@ function sampleOf(rows: TermReads[], size: number): TermReads[] {
   return [...picked.values()];
 }
 
-/** `Total Upload: … KiB / gzip: … KiB` of a dry-run deploy. */
-function uploadSize(): string {
-  const out = spawnSync(WRANGLER, ['deploy', '--dry-run', '--outdir', mkdtempSync(join(tmpdir(), 'bench-edge-'))], { cwd: DIR, env: ENV, encoding: 'utf8' });
-  return /Total Upload: ([^\n]+)/.exec(out.stdout + out.stderr)?.[1]?.trim() ?? `unknown (exit ${out.status}): ${(out.stdout + out.stderr).slice(-400)}`;
-}
-
 /**
  * Loads this process's own `fetch` (undici, loaded by Node on first use: about 20 ms) on a local
  * server before any timing, so the first request of the first fresh start measures the isolate,
@@ -239,6 +323,9 @@ async function main(): Promise<void> {
   if (seeded.status !== 0) throw new Error(`seed:worker failed: ${seeded.stderr}`);
   const fmt = (n: number) => String(Math.round(n));
   const rows: string[] = [];
+  // Loads workerd, the bundle and the pieces from disk; not measured.
+  const discarded = await freshRun();
+  process.stderr.write(`discarded start: first requests ${discarded.firsts.map((f) => fmt(f.ms)).join(', ')} ms\n`);
   for (let run = 1; run <= RUNS; run++) {
     const r = await freshRun();
     const firsts = r.firsts.map((f) => (f.busyMs === undefined ? fmt(f.ms) : `${fmt(f.ms)} (${fmt(f.busyMs)})`));
@@ -246,8 +333,10 @@ async function main(): Promise<void> {
     rows.push(`| ${run} | ${fmt(r.ready)} | ${firsts.join(' | ')} | ${r.heapMb.toFixed(1)} (${r.v8Mb.toFixed(1)} V8 + ${r.buffersMb.toFixed(1)} buffers) |`);
   }
   console.log(`\n${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; worker: ${DIR}`);
+  const services = WARM_SERVICES ? ', its KV and assets services called once from outside first' : '';
+  console.log(`Fresh isolates: ${RUNTIME === 'workerd' ? `workerd through Miniflare (the dry-run bundle)${services}` : '`wrangler dev`'}.`);
   if (BUSY) console.log('In parentheses: the ms of it the isolate was not idle (its JavaScript, or inside a binding call); the rest it waited.');
-  console.log(`\n| fresh start | wrangler ready ms | ${FIRSTS.map(([k]) => `first ${k} ms`).join(' | ')} | heap MB after them |`);
+  console.log(`\n| fresh start | runtime ready ms | ${FIRSTS.map(([k]) => `first ${k} ms`).join(' | ')} | heap MB after them |`);
   console.log(`|---|---:|${FIRSTS.map(() => '---:|').join('')}---:|`);
   for (const row of rows) console.log(row);
   console.log('\nFirst search of each listed term, nothing held (in process, through the piece store):\n');
@@ -273,7 +362,7 @@ async function main(): Promise<void> {
       console.log(`| ${t.q} | ${t.group} | ${t.total} | ${t.pieces} | ${(t.bytes / 1024).toFixed(1)} | ${fmt(t.ms)} |${busy}`);
     }
   }
-  console.log(`\nUpload (wrangler deploy --dry-run): ${uploadSize()}`);
+  console.log(`\nUpload (wrangler deploy --dry-run): ${built().upload}`);
   // The other way to ship it: every piece in one bundled module (what the upload would add).
   const pieces = join(DIR, 'generated/assets');
   if (existsSync(pieces)) {
@@ -288,7 +377,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+main()
+  .catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(() => bundle && rmSync(bundle.dir, { recursive: true, force: true }));

@@ -22,6 +22,7 @@ export const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => type
  */
 export type PolicyChain = (c: Context<AppEnv>, route: () => RouteResult | Promise<RouteResult>) => Response | Promise<Response>;
 /** What a route or a route's middleware returns: its response, or nothing once it has set `c.res`. */
+// biome-ignore lint/suspicious/noConfusingVoidType: Hono types a middleware's result as `void`.
 type RouteResult = Response | undefined | void;
 
 /**
