@@ -201,6 +201,11 @@ async function startWorkerd(): Promise<{ worker: FreshWorker; stop: () => Promis
     host: '127.0.0.1',
     port,
     inspectorPort,
+    // The worker's access lines are not the benchmark's output; its errors are.
+    handleRuntimeStdio: (stdout, stderr) => {
+      stdout.resume();
+      stderr.pipe(process.stderr);
+    },
   });
   await mf.ready;
   const ready = performance.now() - started;
