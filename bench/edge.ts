@@ -161,21 +161,39 @@ async function withFreshWorker<T>(use: (worker: FreshWorker) => Promise<T>): Pro
   }
 }
 
-/** The bundle `wrangler deploy --dry-run` writes, built once, and the upload size it prints. */
-let bundle: { dir: string; upload: string } | undefined;
-function built(): { dir: string; upload: string } {
+/**
+ * The worker as the fresh starts run it, made once a run: the bundle `wrangler deploy --dry-run`
+ * writes (and the upload size it prints), its modules, and wrangler.toml's name and Miniflare
+ * options (bindings, assets).
+ */
+interface BuiltWorker {
+  dir: string;
+  upload: string;
+  modules: Array<{ type: 'ESModule' | 'Data' | 'Text'; path: string }>;
+  name: string;
+  options: ReturnType<typeof unstable_getMiniflareWorkerOptions>['workerOptions'];
+}
+let bundle: BuiltWorker | undefined;
+function built(): BuiltWorker {
   if (!bundle) {
     const dir = mkdtempSync(join(tmpdir(), 'bench-edge-'));
     const out = spawnSync(WRANGLER, ['deploy', '--dry-run', '--outdir', dir], { cwd: DIR, env: ENV, encoding: 'utf8' });
     const text = out.stdout + out.stderr;
     if (out.status !== 0) throw new Error(`wrangler deploy --dry-run failed (exit ${out.status}): ${text.slice(-400)}`);
-    bundle = { dir, upload: /Total Upload: ([^\n]+)/.exec(text)?.[1]?.trim() ?? 'unknown' };
+    const config = join(DIR, 'wrangler.toml');
+    bundle = {
+      dir,
+      upload: /Total Upload: ([^\n]+)/.exec(text)?.[1]?.trim() ?? 'unknown',
+      modules: bundleModules(dir),
+      name: unstable_readConfig({ config }).name ?? 'gateway',
+      options: unstable_getMiniflareWorkerOptions(config).workerOptions,
+    };
   }
   return bundle;
 }
 
 /** The bundle's modules: the entry first, `.bin` files as Data (the rule in wrangler.toml), the rest (the docs page's UI) as Text. */
-function bundleModules(dir: string): Array<{ type: 'ESModule' | 'Data' | 'Text'; path: string }> {
+function bundleModules(dir: string): BuiltWorker['modules'] {
   const others = readdirSync(dir).filter((f) => f !== 'worker.js' && f !== 'README.md' && !f.endsWith('.map'));
   return [
     { type: 'ESModule', path: join(dir, 'worker.js') },
@@ -185,16 +203,13 @@ function bundleModules(dir: string): Array<{ type: 'ESModule' | 'Data' | 'Text';
 
 /** A new workerd process running the bundle with wrangler.toml's bindings and `wrangler dev`'s local state. */
 async function startWorkerd(): Promise<{ worker: FreshWorker; stop: () => Promise<void> }> {
-  const { dir } = built();
-  const config = join(DIR, 'wrangler.toml');
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
-  const name = unstable_readConfig({ config }).name ?? 'gateway';
+  const { dir, modules, name, options } = built();
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const started = performance.now();
   const mf = new Miniflare({
-    ...workerOptions,
+    ...options,
     name,
-    modules: bundleModules(dir),
+    modules,
     modulesRoot: dir,
     kvPersist: join(DIR, '.wrangler/state/v3/kv'),
     durableObjectsPersist: join(DIR, '.wrangler/state/v3/do'),
