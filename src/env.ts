@@ -74,6 +74,8 @@ export interface AppEnv {
     caller: Caller | undefined;
     /** Extra facts for the access-log line, e.g. `apiKeyFromBrowser`. */
     logFlags: string[];
+    /** The log label of a credential the failure throttle refused unchecked (its place, never the secret). */
+    throttledCredential?: string;
     /** A refused credential, for the access-log line (CONTRACT section 18); never the secret. */
     authFailure?: AuthFailureLog;
     /** The policies' response headers, merged once into the response (src/policies/response-headers.ts). */

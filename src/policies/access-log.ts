@@ -67,7 +67,8 @@ export const accessLog = (
       const durationMs = performance.now() - c.get('startedAt');
       line.duration_ms = Math.round(durationMs * 100) / 100;
       line.subject = caller ? `${caller.principal.kind}:${caller.principal.id}` : null;
-      line.credential = caller?.credential ?? null;
+      // A throttled request still names where its credential came (never the secret).
+      line.credential = caller?.credential ?? c.get('throttledCredential') ?? null;
       const forwardedFor = config.trustProxy ? c.req.header('X-Forwarded-For') : undefined;
       line.source_address = sourceAddress(services.connection(c), forwardedFor, config.trustProxy) ?? null;
       line.user_agent = c.req.header('User-Agent')?.slice(0, MAX_USER_AGENT) ?? null;

@@ -20,6 +20,13 @@ export interface AuthFailure {
 /** A `client_id` is the caller's text: the log keeps enough of it to recognise, not a 4 KiB body. */
 const LOGGED_CLIENT_ID = 200;
 
+/**
+ * How many secrets that authenticated lately are remembered (each a 64-character digest and a
+ * time, about 200 bytes with the map's own overhead: 2 MB at most). Only a success adds one, so
+ * traffic cannot fill it with guesses; past the cap the longest unseen is forgotten first.
+ */
+export const KNOWN_GOOD_MAX = 10_000;
+
 interface Bucket {
   name: string;
   /** How the refusal describes it. */
@@ -36,31 +43,69 @@ interface Bucket {
  */
 export class FailedAuthentications {
   private readonly limit: number;
+  /** Digests of secrets that authenticated lately, with when they last did; oldest first. */
+  private readonly good = new Map<string, number>();
 
   constructor(
     private readonly config: Pick<Config, 'trustProxy' | 'hostile'>,
-    private readonly services: Pick<Services, 'rateLimiter' | 'connection' | 'metrics'>,
+    private readonly services: Pick<Services, 'rateLimiter' | 'connection' | 'metrics' | 'clock'>,
   ) {
     this.limit = config.hostile.authFailuresPerMinute;
   }
 
   /**
-   * Called before a presented secret is checked: throws `refusal` (429, `Retry-After`) when the
-   * source address or the named client is past the limit.
+   * Whether a secret (its digest) authenticated within the last window (CONTRACT section 22): the
+   * throttle refuses unknown and failing credentials only, so one client that guesses or is
+   * misconfigured cannot lock out the good callers behind its address. Kept in the process (the
+   * isolate on Workers), so asking costs no round trip.
    */
-  guard(c: Context<AppEnv>, clientId: string | undefined, refusal: 'svc/tooManyRequests' | 'oauth/slowDown'): undefined | Promise<undefined> {
+  knownGood(digest: string): boolean {
+    const seen = this.good.get(digest);
+    return seen !== undefined && this.services.clock.now() - seen < WINDOW_SECONDS * 1000;
+  }
+
+  /** Remembers a secret that has just authenticated. */
+  rememberGood(digest: string): void {
+    const now = this.services.clock.now();
+    const seen = this.good.get(digest);
+    // Refreshed at most once a second: a busy key costs no map writes on most requests.
+    if (seen !== undefined && now - seen < 1000) return;
+    // Deleted first, so the map's order stays the order of last success.
+    this.good.delete(digest);
+    this.good.set(digest, now);
+    if (this.good.size > KNOWN_GOOD_MAX) this.good.delete(this.good.keys().next().value!);
+  }
+
+  /**
+   * Called before a presented secret is checked: throws `refusal` (429, `Retry-After`) when the
+   * source address or the named client is past the limit. `credential` is the presented
+   * credential's log label (its place, never the secret), for the throttled access line.
+   */
+  guard(
+    c: Context<AppEnv>,
+    clientId: string | undefined,
+    refusal: 'svc/tooManyRequests' | 'oauth/slowDown',
+    credential?: string,
+  ): undefined | Promise<undefined> {
     const buckets = this.buckets(this.address(c), clientId);
     const decided = buckets.map((b) => this.services.rateLimiter.peek(b.name, this.limit, WINDOW_SECONDS));
     // An in-process limiter answers at once: then there is nothing to wait for.
-    if (decided.some(isPromise)) return Promise.all(decided).then((decisions) => this.refuseWhenFull(c, buckets, decisions, refusal));
-    return this.refuseWhenFull(c, buckets, decided as RateLimitDecision[], refusal);
+    if (decided.some(isPromise)) return Promise.all(decided).then((decisions) => this.refuseWhenFull(c, buckets, decisions, refusal, credential));
+    return this.refuseWhenFull(c, buckets, decided as RateLimitDecision[], refusal, credential);
   }
 
-  private refuseWhenFull(c: Context<AppEnv>, buckets: Bucket[], decisions: RateLimitDecision[], refusal: 'svc/tooManyRequests' | 'oauth/slowDown'): undefined {
+  private refuseWhenFull(
+    c: Context<AppEnv>,
+    buckets: Bucket[],
+    decisions: RateLimitDecision[],
+    refusal: 'svc/tooManyRequests' | 'oauth/slowDown',
+    credential: string | undefined,
+  ): undefined {
     if (decisions.every((d) => d.allowed)) return undefined;
     const full = buckets.filter((_, i) => !decisions[i]!.allowed);
     const retryAfter = Math.max(...decisions.filter((d) => !d.allowed).map((d) => d.resetSeconds));
     c.get('logFlags').push('authThrottled');
+    if (credential !== undefined) c.set('throttledCredential', credential);
     this.services.metrics.refused('auth_failures');
     throw new ApiError(
       refusal,

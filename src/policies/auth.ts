@@ -19,7 +19,19 @@ const HEADER_PLACES = ALL_PLACES.filter((p) => !p.startsWith('query:'));
 interface Presented {
   place: CredentialPlace;
   value: string;
+  /** False for a place the version refuses. */
+  accepted: boolean;
 }
+
+/** A presented credential read: its secret, which stores may hold it, and its log label. */
+interface Secret {
+  value: string;
+  scheme: Scheme | undefined;
+  kinds: Array<'apiKey' | 'personalToken'>;
+  label: string;
+}
+
+type Challenge = (code: ErrorCode, detail: string, bearerError?: boolean) => ApiError;
 
 function presentedValue(c: Context<AppEnv>, place: CredentialPlace): string | undefined {
   return place.startsWith('query:') ? c.req.query(place.slice('query:'.length)) : c.req.header(place);
@@ -27,16 +39,20 @@ function presentedValue(c: Context<AppEnv>, place: CredentialPlace): string | un
 
 /** Log label of a credential's kind and place: `apiKey`, `bearer`, `v1:x-api-key`, `v1:query`. */
 function label(place: CredentialPlace, scheme: Scheme | undefined, versionName: string): string {
-  if (place === 'authorization') return scheme === 'apikey' ? 'apiKey' : 'bearer';
+  if (place === 'authorization') return scheme === 'apikey' ? 'apiKey' : scheme === 'bearer' ? 'bearer' : 'authorization';
   return `${versionName}:${place.startsWith('query:') ? 'query' : place}`;
 }
 
 /**
  * Authenticates a versioned request by the version's credential rules (CONTRACT section 7):
  * a credential in a place the version refuses is 401 even beside a valid one; otherwise the first
- * accepted place present is verified. Runs before anything touches data. A request that presents
- * a credential from an address past its failure limit is refused before the secret is looked
- * at; every refused credential is counted and logged (CONTRACT section 18).
+ * accepted place present is verified. Runs before anything touches data.
+ *
+ * The failed-authentication throttle (CONTRACT sections 18 and 22): a secret that authenticated
+ * within the last window, known by its digest, goes straight to its lookup; any other is refused
+ * before it is looked up while its address is past the failure limit. So a guesser learns nothing
+ * more from that address, and good callers behind the same address are still served. Every
+ * refused credential is counted and logged, never with its secret.
  */
 export const authenticate = (
   services: Pick<Services, 'credentials' | 'tokens' | 'digest' | 'log'>,
@@ -48,56 +64,85 @@ export const authenticate = (
     // A version's description is public (CONTRACT section 15); nothing there is counted or limited.
     if (!version || isDescriptionPath(c.req.path, c.get('base'))) return undefined;
     const rules = walk.credentials(version);
-    const challenge = (code: ErrorCode, detail: string, bearerError = false) =>
+    const challenge: Challenge = (code, detail, bearerError = false) =>
       new ApiError(code, detail, { 'WWW-Authenticate': wwwAuthenticate(rules, realm, bearerError) });
 
-    // A plain query names no credential (`plainQuery`): only another may hold `key` or `token`.
-    const places = c.req.url.includes('?') && plainQuery(c.req.url) === undefined ? ALL_PLACES : HEADER_PLACES;
-    // The first credential in a place the version refuses, and the one in the first place it accepts.
-    let refused: Presented | undefined;
-    let chosen: Presented | undefined;
-    let chosenRank = rules.places.length;
-    for (const place of places) {
-      const value = presentedValue(c, place);
-      if (value === undefined) continue;
-      const rank = rules.places.indexOf(place);
-      if (rank < 0) refused ??= { place, value };
-      else if (rank < chosenRank) {
-        chosen = { place, value };
-        chosenRank = rank;
-      }
-    }
-    const tried = refused ?? chosen;
+    const tried = triedCredential(c, rules);
     if (!tried) {
       throw challenge(
         'auth/missingCredential',
         `Send a credential in the ${rules.places.map((p) => (p === 'authorization' ? 'Authorization header' : describePlace(p))).join(', or the ')}.`,
       );
     }
-    const guarded = failures.guard(c, undefined, 'svc/tooManyRequests');
-    const decide = (): Promise<undefined> | undefined => {
+    const refuse = (err: unknown): Promise<never> => {
       // A 401 is a refused credential; anything else (a 500) says nothing about the caller.
-      const failed = async (err: unknown): Promise<never> => {
-        if (err instanceof ApiError && err.status === 401) await failures.record(c, { place: tried.place, code: err.code });
-        throw err;
-      };
-      let verified: Caller | Promise<Caller>;
-      try {
-        if (refused) {
-          throw challenge(
-            'auth/credentialNotAccepted',
-            `${version.name} accepts credentials only in the Authorization header; remove the ${describePlace(refused.place)}.`,
-          );
-        }
-        verified = verify(services, chosen!, rules, version.name, challenge);
-      } catch (err) {
-        return failed(err);
-      }
-      return isPromise(verified) ? verified.then((caller) => admit(c, version, caller), failed) : admit(c, version, verified);
+      if (!(err instanceof ApiError && err.status === 401)) return Promise.reject(err);
+      return failures.record(c, { place: tried.place, code: err.code }).then(() => Promise.reject(err));
     };
-    return guarded ? guarded.then(decide) : decide();
+    const secret = presentedSecret(tried, rules, version.name, challenge);
+    if (secret instanceof ApiError) {
+      return andThen(failures.guard(c, undefined, 'svc/tooManyRequests', label(tried.place, undefined, version.name)), () => refuse(secret));
+    }
+    return andThen(services.digest(secret.value), (digest) => {
+      const throttled = failures.knownGood(digest) ? undefined : failures.guard(c, undefined, 'svc/tooManyRequests', secret.label);
+      return andThen(throttled, () => {
+        let found: Looked<Principal>;
+        try {
+          found = lookup(services, secret, digest, challenge);
+        } catch (err) {
+          return refuse(err);
+        }
+        const decide = (principal: Principal | undefined): undefined | Promise<never> => {
+          if (!principal) {
+            const refusal = challenge('auth/invalidCredential', 'The credential is not valid.', secret.scheme === 'bearer');
+            return explainFailure(services, secret.value, secret.kinds).then(() => refuse(refusal));
+          }
+          failures.rememberGood(digest);
+          return admit(c, version, { principal, credential: secret.label });
+        };
+        return isPromise(found) ? found.then(decide, refuse) : decide(found);
+      });
+    });
   },
 });
+
+/** The first credential in a place the version refuses, or else the one in the first place it accepts. */
+function triedCredential(c: Context<AppEnv>, rules: CredentialRules): Presented | undefined {
+  // A plain query names no credential (`plainQuery`): only another may hold `key` or `token`.
+  const places = c.req.url.includes('?') && plainQuery(c.req.url) === undefined ? ALL_PLACES : HEADER_PLACES;
+  let chosen: Presented | undefined;
+  let chosenRank = rules.places.length;
+  for (const place of places) {
+    const value = presentedValue(c, place);
+    if (value === undefined) continue;
+    const rank = rules.places.indexOf(place);
+    if (rank < 0) return { place, value, accepted: false };
+    if (rank < chosenRank) {
+      chosen = { place, value, accepted: true };
+      chosenRank = rank;
+    }
+  }
+  return chosen;
+}
+
+const AUTHORIZATION = /^\s*(\S+)\s+(\S+)\s*$/;
+
+/** The secret a credential carries, or the 401 its form alone earns (a place or scheme the version refuses, a malformed header). */
+function presentedSecret(tried: Presented, rules: CredentialRules, versionName: string, challenge: Challenge): Secret | ApiError {
+  const { place, value } = tried;
+  if (!tried.accepted) {
+    return challenge('auth/credentialNotAccepted', `${versionName} accepts credentials only in the Authorization header; remove the ${describePlace(place)}.`);
+  }
+  // Legacy places carry a bare secret: a project key, else a personal or OAuth token.
+  if (place !== 'authorization') return { value, scheme: undefined, kinds: ['apiKey', 'personalToken'], label: label(place, undefined, versionName) };
+  const match = AUTHORIZATION.exec(value);
+  const scheme = match ? schemeOf(match[1]!) : undefined;
+  if (!match || !scheme) return challenge('auth/invalidCredential', 'The Authorization header must be "ApiKey <key>" or "Bearer <token>".');
+  if (!rules.schemes.includes(scheme)) {
+    return challenge('auth/credentialNotAccepted', `${versionName} does not accept ${scheme === 'apikey' ? 'API keys' : 'Bearer tokens'}.`);
+  }
+  return { value: match[2]!, scheme, kinds: scheme === 'apikey' ? ['apiKey'] : ['personalToken'], label: label(place, scheme, versionName) };
+}
 
 /** The authenticated caller goes on, unless the version is a closed preview it is not in. */
 function admit(c: Context<AppEnv>, version: Version, caller: Caller): undefined {
@@ -108,53 +153,24 @@ function admit(c: Context<AppEnv>, version: Version, caller: Caller): undefined 
   return undefined;
 }
 
-/** `fn` of a value that may come at once or later: at once when it does (no promise is made). */
+/**
+ * `fn` of a value that may come at once or later: at once when it does, so that on Node, where the
+ * digest, the store and the limiter all answer at once, a known key is admitted without a promise
+ * (src/policies/policy.ts says why that matters).
+ */
 function andThen<T, U>(value: T | Promise<T>, fn: (value: T) => U | Promise<U>): U | Promise<U> {
   return isPromise(value) ? value.then(fn) : fn(value);
 }
 
-const AUTHORIZATION = /^\s*(\S+)\s+(\S+)\s*$/;
-
 /**
- * The caller behind a credential in an accepted place, or a thrown 401 (a rejected promise when
- * the lookups answer later). Synchronous when the digest and the store answer at once (Node,
- * credentials in memory): a known API key is admitted without a promise.
+ * The principal behind a secret (its SHA-256 hex `digest`), or undefined when no store holds it;
+ * a signed token that fails its own checks throws its 401. An API key is one lookup; a Bearer
+ * token is verified as a signed token first, else looked up as a personal token.
  */
-function verify(
-  services: Pick<Services, 'credentials' | 'tokens' | 'digest' | 'log'>,
-  chosen: Presented,
-  rules: CredentialRules,
-  versionName: string,
-  challenge: (code: ErrorCode, detail: string, bearerError?: boolean) => ApiError,
-): Caller | Promise<Caller> {
-  let secret = chosen.value;
-  let scheme: Scheme | undefined;
-  let found: Looked<Principal>;
-  let kinds: Array<'apiKey' | 'personalToken'>;
-  if (chosen.place === 'authorization') {
-    const match = AUTHORIZATION.exec(chosen.value);
-    scheme = match ? schemeOf(match[1]!) : undefined;
-    if (!match || !scheme) throw challenge('auth/invalidCredential', 'The Authorization header must be "ApiKey <key>" or "Bearer <token>".');
-    if (!rules.schemes.includes(scheme)) {
-      throw challenge('auth/credentialNotAccepted', `${versionName} does not accept ${scheme === 'apikey' ? 'API keys' : 'Bearer tokens'}.`);
-    }
-    secret = match[2]!;
-    found = scheme === 'apikey' ? andThen(services.digest(secret), (digest) => services.credentials.apiKey(digest)) : bearer(services, secret, challenge);
-    kinds = scheme === 'apikey' ? ['apiKey'] : ['personalToken'];
-  } else {
-    // Legacy places carry a bare secret: a project key, else a personal or OAuth token.
-    found = andThen(
-      andThen(services.digest(secret), (digest) => services.credentials.apiKey(digest)),
-      (principal) => principal ?? bearer(services, secret, challenge),
-    );
-    kinds = ['apiKey', 'personalToken'];
-  }
-  return andThen(found, (principal) => {
-    if (principal) return { principal, credential: label(chosen.place, scheme, versionName) };
-    return explainFailure(services, secret, kinds).then(() => {
-      throw challenge('auth/invalidCredential', 'The credential is not valid.', scheme === 'bearer');
-    });
-  });
+function lookup(services: Pick<Services, 'credentials' | 'tokens'>, secret: Secret, digest: string, challenge: Challenge): Looked<Principal> {
+  if (secret.scheme === 'apikey') return services.credentials.apiKey(digest);
+  if (secret.scheme === 'bearer') return bearer(services, secret.value, digest, challenge);
+  return andThen(services.credentials.apiKey(digest), (principal) => principal ?? bearer(services, secret.value, digest, challenge));
 }
 
 /** A secret that failed: logs a hint when the stored digest was made with a trailing newline. */
@@ -171,14 +187,10 @@ async function explainFailure(
   if (entry) services.log(newlineDigestWarning(entry));
 }
 
-async function bearer(
-  services: Pick<Services, 'credentials' | 'tokens' | 'digest'>,
-  token: string,
-  challenge: (code: ErrorCode, detail: string, bearerError?: boolean) => ApiError,
-): Promise<Principal | undefined> {
+async function bearer(services: Pick<Services, 'credentials' | 'tokens'>, token: string, digest: string, challenge: Challenge): Promise<Principal | undefined> {
   try {
     const subject = await services.tokens.verify(token);
-    if (!subject) return await services.credentials.personalToken(await services.digest(token));
+    if (!subject) return await services.credentials.personalToken(digest);
     // Signed is not enough: the client must still hold the secret the token was issued to.
     const client = await services.credentials.tokenClient(subject.clientId, subject.credential);
     if (!client) throw new ApiError('auth/invalidCredential', 'The access token was issued to a client credential that has been revoked.');

@@ -21,7 +21,7 @@ const FORM = 'application/x-www-form-urlencoded';
  */
 export function oauthTokenRoute(
   config: Pick<Config, 'serviceName' | 'tokenRateLimitPerMinute' | 'trustProxy' | 'hostile'>,
-  services: Pick<Services, 'credentials' | 'tokens' | 'rateLimiter' | 'connection' | 'log' | 'metrics'>,
+  services: Pick<Services, 'credentials' | 'tokens' | 'rateLimiter' | 'connection' | 'log' | 'metrics' | 'clock' | 'digest'>,
 ): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const failures = new FailedAuthentications(config, services);
@@ -61,19 +61,24 @@ export function oauthTokenRoute(
   });
   /**
    * Client authentication, throttled per source address and per named client (CONTRACT section
-   * 18): past the limit, 429 `slow_down` before the secret is compared; a refused one is counted.
+   * 18): past the limit, 429 `slow_down` before the secret is compared, unless the same client
+   * authentication succeeded within the window (section 22); a refused one is counted.
    */
   async function authenticatedClient(c: Context<AppEnv>, form: URLSearchParams): Promise<AuthenticatedClient> {
     const authorization = c.req.header('Authorization');
     if (!presentsClientAuthentication(authorization, form))
       return authenticateClient(authorization, form, services.credentials, config.serviceName, services.log);
     const clientId = claimedClientId(authorization, form);
-    await failures.guard(c, clientId, 'oauth/slowDown');
+    const place = authorization === undefined ? 'oauth:body' : 'oauth:basic';
+    // What the client presented, as one digest: the same authentication gives the same one.
+    const presented = await services.digest(`${authorization ?? ''}\n${form.get('client_id') ?? ''}\n${form.get('client_secret') ?? ''}`);
+    if (!failures.knownGood(presented)) await failures.guard(c, clientId, 'oauth/slowDown', place);
     try {
-      return await authenticateClient(authorization, form, services.credentials, config.serviceName, services.log);
+      const client = await authenticateClient(authorization, form, services.credentials, config.serviceName, services.log);
+      failures.rememberGood(presented);
+      return client;
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401)
-        await failures.record(c, { place: authorization === undefined ? 'oauth:body' : 'oauth:basic', code: err.code, ...(clientId ? { clientId } : {}) });
+      if (err instanceof ApiError && err.status === 401) await failures.record(c, { place, code: err.code, ...(clientId ? { clientId } : {}) });
       throw err;
     }
   }

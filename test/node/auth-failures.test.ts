@@ -112,6 +112,27 @@ describe('over real connections, the TCP peer is the source address', () => {
     }
   });
 
+  it('serves a key known good behind a throttled address without a throttle lookup, and names the place of a throttled credential', async () => {
+    const { t, server } = await served();
+    try {
+      expect((await get(server, '127.0.0.4', `Authorization: ${DEMO.key}\r\n`)).status).toBe(200);
+      for (let i = 0; i < 20; i++) expect((await get(server, '127.0.0.4', `Authorization: ApiKey guess-${i}\r\n`)).status).toBe(401);
+      expect((await get(server, '127.0.0.4', `Authorization: ${DEMO.key}\r\n`)).status).toBe(200);
+      expect(t.logs.at(-1)).toMatchObject({ status: 200, credential: 'apiKey', subject: 'project:demo' });
+      // A throttled line says where the refused credential came, as any other line does.
+      const throttled = await rawRequest(
+        server.origin,
+        'GET /v1/species HTTP/1.1\r\nHost: localhost\r\nX-Api-Key: guess-again\r\nConnection: close\r\n\r\n',
+        '127.0.0.4',
+      );
+      expect(throttled.status).toBe(429);
+      expect(t.logs.at(-1)).toMatchObject({ status: 429, credential: 'v1:x-api-key', flags: ['authThrottled'] });
+      expect(JSON.stringify(t.logs.at(-1))).not.toMatch(/guess-again/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('ignores X-Forwarded-For without TRUST_PROXY, and CF-Connecting-IP on Node: a guesser cannot rotate them to escape', async () => {
     const { server } = await served({ AUTH_FAILURES_PER_MINUTE: '2' });
     try {

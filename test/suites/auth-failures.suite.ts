@@ -61,6 +61,32 @@ export function authFailureSuite(setup: () => AuthFailureSetup): void {
       expect((await species(other, { Authorization: 'ApiKey one-guess' })).status).toBe(401);
     });
 
+    it('lets a credential that authenticated within the window through a throttled address; an unknown one is refused', async () => {
+      const shared = address();
+      // A good caller behind the address (a NAT, a proxy) is served before a guesser starts there.
+      expect((await species(shared, { Authorization: DEMO.key })).status).toBe(200);
+      for (let i = 0; i < AUTH_FAILURE_LIMIT; i++) expect((await species(shared, { Authorization: `ApiKey guess-${i}` })).status).toBe(401);
+      expect((await species(shared, { Authorization: 'ApiKey guess-more' })).status, 'the guesser').toBe(429);
+      const kept = await species(shared, { Authorization: DEMO.key });
+      expect(kept.status, await kept.text()).toBe(200);
+      // The same secret in a legacy place is the same known credential.
+      expect((await species(shared, {}, '/v1/species?key=demo-project-key')).status).toBe(200);
+      // A valid key not seen within the window is not known good: the address's limit applies to it.
+      expect((await species(shared, { Authorization: DEMO.speciesOnlyKey })).status).toBe(429);
+    });
+
+    it('at /oauth/token, a client that authenticated within the window is served from a throttled address', async () => {
+      const shared = address();
+      const token = (body: string) => postToken(gateway, body, { 'Content-Type': FORM_TYPE, ...s.from(shared) });
+      const right = `grant_type=client_credentials&client_id=${DEMO.clientId}&client_secret=${DEMO.clientSecret}`;
+      expect((await token(right)).status).toBe(200);
+      for (let i = 0; i < AUTH_FAILURE_LIMIT; i++)
+        expect((await token(`grant_type=client_credentials&client_id=nobody-${run}&client_secret=g-${i}`)).status).toBe(401);
+      expect((await token(`grant_type=client_credentials&client_id=nobody-${run}&client_secret=more`)).status).toBe(429);
+      const again = await token(right);
+      expect(again.status, await again.text()).toBe(200);
+    });
+
     it('counts every place and version together, and answers v1 in its own shape', async () => {
       const guesser = address();
       const attempts: Array<[string, Record<string, string>]> = [
