@@ -8,13 +8,15 @@
  * 3. the listener closes, idle keep-alive connections with it; requests in flight finish, each
  *    answered and logged as usual, for up to `SHUTDOWN_TIMEOUT_MS`; a connection accepted before
  *    the close still has its first request answered, unless it has sent nothing for a second;
- * 4. the process exits 0 once the last connection has closed, or 1 at the deadline with one line
- *    counting the requests cut. The batched access log writes what it holds at exit.
+ * 4. the process exits 0 once the last connection has closed, or 1 at the deadline with an access
+ *    line for each request cut (`"outcome": "cut"`) and one line counting them. Either way exactly
+ *    one final line. The batched access log writes what it holds at exit.
  */
-import type { Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ShutdownConfig } from '../config';
 import type { LogLine } from '../env';
+import { redactedTarget } from '../policies/redact';
 
 export interface StopDeps {
   /** Switched to stopping at the signal: `/readyz` reads it. */
@@ -36,7 +38,8 @@ export interface GracefulStop {
 const SILENT_GRACE_MS = 1000;
 
 export function gracefulStop(server: Server, config: ShutdownConfig, deps: StopDeps): GracefulStop {
-  const inFlight = new Set<ServerResponse>();
+  // Each response not yet finished, with its request and when it arrived.
+  const inFlight = new Map<ServerResponse, { incoming: IncomingMessage; at: number }>();
   // Connections whose first request has not arrived.
   const fresh = new Set<Socket>();
   let stopping = false;
@@ -47,15 +50,21 @@ export function gracefulStop(server: Server, config: ShutdownConfig, deps: StopD
   // First among the listeners, so that even an answer written at once carries the header.
   server.prependListener('request', (incoming, outgoing: ServerResponse) => {
     fresh.delete(incoming.socket);
-    inFlight.add(outgoing);
+    inFlight.set(outgoing, { incoming, at: performance.now() });
     outgoing.once('close', () => inFlight.delete(outgoing));
     if (stopping) outgoing.setHeader('Connection', 'close');
   });
 
-  const drained = () => {
-    deps.log({ level: 'info', message: 'stopped: every request in flight was answered' });
-    deps.exit(0);
+  // One final line, whichever of the drain and the deadline comes first: closing every connection
+  // at the deadline also completes the listener's close.
+  let finished = false;
+  const finish = (code: number, line: LogLine) => {
+    if (finished) return;
+    finished = true;
+    deps.log(line);
+    deps.exit(code);
   };
+  const drained = () => finish(0, { level: 'info', message: 'stopped: every request in flight was answered' });
   const closeListener = () => {
     server.close(() => {
       clearTimeout(deadline);
@@ -71,11 +80,17 @@ export function gracefulStop(server: Server, config: ShutdownConfig, deps: StopD
     ).unref();
     const deadline = setTimeout(() => {
       // Requests being answered, and requests whose head was still arriving.
-      const cut = inFlight.size + [...fresh].filter((socket) => socket.bytesRead > 0).length;
+      const arriving = [...fresh].filter((socket) => socket.bytesRead > 0);
+      const cut = inFlight.size + arriving.length;
+      if (cut === 0) {
+        server.closeAllConnections();
+        return drained();
+      }
+      // Their own access lines will never be written: the handlers are still waiting.
+      for (const { incoming, at } of inFlight.values()) deps.log(cutLine(incoming.socket, at, incoming));
+      for (const socket of arriving) deps.log(cutLine(socket));
       server.closeAllConnections();
-      if (cut === 0) return drained();
-      deps.log({ level: 'error', message: `stopped after SHUTDOWN_TIMEOUT_MS (${config.timeoutMs} ms) with ${cut} request${cut === 1 ? '' : 's'} cut`, cut });
-      deps.exit(1);
+      finish(1, { level: 'error', message: `stopped after SHUTDOWN_TIMEOUT_MS (${config.timeoutMs} ms) with ${cut} request${cut === 1 ? '' : 's'} cut`, cut });
     }, config.timeoutMs);
   };
 
@@ -84,10 +99,29 @@ export function gracefulStop(server: Server, config: ShutdownConfig, deps: StopD
       if (stopping) return;
       stopping = true;
       deps.lifecycle.stop();
-      for (const outgoing of inFlight) if (!outgoing.headersSent) outgoing.setHeader('Connection', 'close');
+      for (const outgoing of inFlight.keys()) if (!outgoing.headersSent) outgoing.setHeader('Connection', 'close');
       deps.log({ level: 'info', message: `${signal}: draining`, in_flight: inFlight.size, delay_ms: config.delayMs, timeout_ms: config.timeoutMs });
       setTimeout(closeListener, config.delayMs);
     },
+  };
+}
+
+/**
+ * The access line of a request cut at the deadline: what is known of it without the handler
+ * (no status was sent), its path redacted as every access line's is. A request whose head was
+ * still arriving has no method or path yet.
+ */
+function cutLine(socket: Socket, at?: number, incoming?: IncomingMessage): LogLine {
+  return {
+    time: new Date().toISOString(),
+    level: 'warn',
+    method: incoming?.method ?? null,
+    path: incoming?.url === undefined ? null : redactedTarget(`http://gateway${incoming.url}`),
+    status: null,
+    outcome: 'cut',
+    duration_ms: at === undefined ? null : Math.round((performance.now() - at) * 100) / 100,
+    source_address: socket.remoteAddress ?? null,
+    user_agent: incoming?.headers['user-agent']?.slice(0, 256) ?? null,
   };
 }
 

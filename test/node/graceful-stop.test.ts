@@ -247,10 +247,19 @@ describe('graceful stop (CONTRACT section 21)', () => {
       expect(code, out).toBe(1);
       expect(took).toBeGreaterThanOrEqual(290);
       expect(took).toBeLessThan(3000);
-      const counting = gateway.lines.filter((l) => l.includes('"cut"'));
-      expect(counting, out).toHaveLength(1);
-      expect(JSON.parse(counting[0]!)).toMatchObject({ level: 'error', cut: 2 });
-      expect(counting[0]).toMatch(/SHUTDOWN_TIMEOUT_MS \(300 ms\) with 2 requests cut/);
+      const lines = gateway.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      // Exactly one final line, and it is the count: nothing after it claims every request was answered.
+      const stopped = lines.filter((l) => String(l.message).startsWith('stopped'));
+      expect(stopped, out).toHaveLength(1);
+      expect(stopped[0]).toMatchObject({ level: 'error', cut: 2 });
+      expect(stopped[0]!.message).toMatch(/SHUTDOWN_TIMEOUT_MS \(300 ms\) with 2 requests cut/);
+      expect(lines.at(-1)).toBe(stopped[0]);
+      // Each cut request has its access line: the one being answered with what is known of it.
+      const cut = lines.filter((l) => l.outcome === 'cut');
+      expect(cut, out).toEqual([
+        expect.objectContaining({ method: 'POST', path: '/oauth/token', status: null, source_address: '127.0.0.1', duration_ms: expect.any(Number) }),
+        expect.objectContaining({ method: null, path: null, status: null, source_address: '127.0.0.1' }),
+      ]);
       head.destroy();
       expect(await stuck).toBeInstanceOf(Error);
     } finally {
