@@ -26,8 +26,16 @@ export interface Config {
   tokenRateLimitPerMinute: number;
   upstream: UpstreamTuning;
   migration: MigrationConfig;
-  /** Node listen address (CONTRACT section 17). */
+  /** Node listen address (CONTRACT section 17); loopback by default (section 22). */
   host: string;
+  /**
+   * `DEMO_CREDENTIALS=allow`: the bundled demo credentials and a random signing secret may serve
+   * where the Node gateway listens beyond loopback, or a worker has no credential store (CONTRACT
+   * section 22). Unset, they are refused there.
+   */
+  demoCredentials: boolean;
+  /** The date settings the operator gave (not defaulted): a passed default does not warn. */
+  datesSet: ReadonlyArray<'HTTPS_REDIRECT_UNTIL' | 'V1_SUNSET'>;
   /** Shares rate limits and failure throttles between Node instances; unset: per process. */
   redisUrl: string | undefined;
   hostile: HostileInputConfig;
@@ -152,6 +160,8 @@ export function parseConfig(vars: ConfigVars): Config {
     if (raw === 'true' || raw === '1' || raw === 'yes') return true;
     throw new ConfigError(name, `must be true or false (got ${JSON.stringify(raw)})`);
   };
+  const demo = text('DEMO_CREDENTIALS');
+  if (demo !== undefined && demo !== 'allow') throw new ConfigError('DEMO_CREDENTIALS', `must be allow, or unset (got ${JSON.stringify(demo)})`);
   const serviceName = text('SERVICE_NAME') ?? 'botanical';
   if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(serviceName)) {
     throw new ConfigError('SERVICE_NAME', 'must be letters, digits and hyphens (it is a URN namespace)');
@@ -238,7 +248,9 @@ export function parseConfig(vars: ConfigVars): Config {
       cacheMaxBytes: int('UPSTREAM_CACHE_MAX_BYTES', 50 * 1024 * 1024, 1024),
     },
     migration: migration(),
-    host: text('HOST') ?? '0.0.0.0',
+    host: text('HOST') ?? '127.0.0.1',
+    demoCredentials: demo === 'allow',
+    datesSet: (['HTTPS_REDIRECT_UNTIL', 'V1_SUNSET'] as const).filter((name) => text(name) !== undefined),
     redisUrl: redisUrl(text('REDIS_URL')),
     hostile: {
       publicHosts: publicHosts(text('PUBLIC_HOSTS')),
@@ -278,8 +290,11 @@ export const MIN_SIGNING_SECRET_BYTES = 32;
 /** Settings that are valid but deserve a line at start-up (an entry logs them as warnings). */
 export function configWarnings(config: Config, now: number): string[] {
   const warnings: string[] = [];
-  if (config.v1Sunset <= now) warnings.push(`V1_SUNSET (${new Date(config.v1Sunset).toISOString()}) has passed: every v1 request is answered 410.`);
-  if (config.httpsRedirectUntil <= now) {
+  // A default that has passed is what the specification intends; only a date the operator set warns.
+  const set = (name: Config['datesSet'][number]) => config.datesSet.includes(name);
+  if (config.v1Sunset <= now && set('V1_SUNSET'))
+    warnings.push(`V1_SUNSET (${new Date(config.v1Sunset).toISOString()}) has passed: every v1 request is answered 410.`);
+  if (config.httpsRedirectUntil <= now && set('HTTPS_REDIRECT_UNTIL')) {
     warnings.push(
       `HTTPS_REDIRECT_UNTIL (${new Date(config.httpsRedirectUntil).toISOString()}) has passed: plain HTTP is refused with 426, not redirected (set a later HTTPS_REDIRECT_UNTIL to keep redirecting, and TRUST_PROXY=true behind a TLS proxy).`,
     );
@@ -295,11 +310,14 @@ export function configWarnings(config: Config, now: number): string[] {
 
 /** Settings only the Node entry reads: the Workers start-up line leaves them out. */
 const NODE_ONLY = ['port', 'host', 'credentialsFile', 'redisUrl', 'shutdown'] as const;
+/** Facts of the parse, not settings: never in the start-up line. */
+const NOT_SETTINGS = ['datesSet'] as const;
 const NODE_ONLY_HOSTILE = ['headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs', 'maxConnections'] as const;
 
 /** The configuration with secrets masked, for the start-up log line; on Workers without the Node-only settings. */
 export function describeConfig(config: Config, runtime: 'node' | 'workers' = 'node'): Record<string, unknown> {
   const described = describeAll(config);
+  for (const name of NOT_SETTINGS) delete described[name];
   if (runtime === 'node') return described;
   for (const name of NODE_ONLY) delete described[name];
   const hostile: Record<string, unknown> = { ...config.hostile };

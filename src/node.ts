@@ -6,11 +6,12 @@ import * as nodeCrypto from 'node:crypto';
 import { openSync, readFileSync, readSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import { createApp } from './app';
 import { liveCredentials } from './node/credential-reload';
+import { demoSecretsBeyondLoopback } from './node/demo-secrets';
 import { createGatewayServer } from './node/http-server';
 import { gracefulStop, listenForStop } from './node/shutdown';
 import type { PrometheusMetrics } from './node/prometheus';
@@ -201,7 +202,7 @@ export function nodeConnection(c: Context): ConnectionInfo {
 }
 
 /** A listen failure as one line naming the setting to change (CONTRACT section 17), never a stack. */
-function listenError(err: NodeJS.ErrnoException, config: Config): ConfigError | undefined {
+function listenError(err: NodeJS.ErrnoException, config: Pick<Config, 'host' | 'port'>): ConfigError {
   const where = `${config.host}:${config.port}`;
   if (err.code === 'EADDRINUSE')
     return new ConfigError('PORT', `${config.port} is already in use on ${config.host}: stop the other process or choose another PORT`);
@@ -212,7 +213,19 @@ function listenError(err: NodeJS.ErrnoException, config: Config): ConfigError | 
       `${JSON.stringify(config.host)} is not an address of this machine (listening on ${where} failed): use 0.0.0.0, 127.0.0.1 or one of its addresses`,
     );
   }
-  return undefined;
+  return new ConfigError('HOST', `and PORT: listening on ${where} failed (${err.code ?? err.message})`);
+}
+
+/**
+ * For the check: whether `HOST` is an address this machine can listen on, by listening on it with
+ * a port of the system's choosing (the configured one may be the running gateway's).
+ */
+function probeHost(config: Pick<Config, 'host' | 'port'>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, config)));
+    probe.listen(0, config.host, () => probe.close(() => resolve()));
+  });
 }
 
 /** Starts `task` once the response has been written (or the caller has gone), never before. */
@@ -235,6 +248,9 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   const check = argv.includes('--check');
   const started = performance.now();
   const config = parseConfig(process.env);
+  // Demo secrets serve loopback only, unless the operator allowed them (CONTRACT section 22).
+  const demoAllowed = demoSecretsBeyondLoopback(config);
+  if (demoAllowed) warn(demoAllowed);
   if (!config.tokenSigningSecret) warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-process secret.');
   configWarnings(config, systemClock.now()).forEach(warn);
   // Upstream mode (CONTRACT section 12) never loads the bundled dataset.
@@ -278,6 +294,8 @@ export async function main(argv: readonly string[] = []): Promise<void> {
     config: describeConfig(config),
   });
   if (check) {
+    // What start-up would refuse when it listens, the check refuses too.
+    await probeHost(config);
     consoleLog({ level: 'info', message: 'check passed: the gateway would start (not listening)', host: config.host, port: config.port, ...summary() });
     // Whatever the services started (timers, watchers) must not keep a check running.
     process.exit(0);
@@ -295,9 +313,7 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   });
 
   server.once('error', (err: NodeJS.ErrnoException) => {
-    const line = listenError(err, config);
-    if (!line) throw err;
-    console.error(line.message);
+    console.error(listenError(err, config).message);
     process.exit(1);
   });
 }

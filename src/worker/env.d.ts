@@ -7,6 +7,8 @@ declare namespace Cloudflare {
     RATE_LIMITER?: DurableObjectNamespace<import('./rate-limiter-object').RateLimiterObject>;
     /** Workers Analytics Engine: one data point per request when bound (docs/workers.md). */
     METRICS?: AnalyticsEngineDataset;
+    /** `allow` in the local configuration only: demo credentials and a per-isolate signing secret may stand in. */
+    DEMO_CREDENTIALS?: string;
     SERVICE_NAME?: string;
     DOCS_URL?: string;
     TRUST_PROXY?: string;

@@ -50,6 +50,13 @@ export function buildRoutes(gateway: Gateway): void {
 
 function edgeServices(env: Env, config: Config, clock: Clock) {
   if (!config.tokenSigningSecret) {
+    // A per-isolate secret signs tokens that other isolates refuse: a demonstration, never a deployment.
+    if (!config.demoCredentials) {
+      throw new ConfigError(
+        'TOKEN_SIGNING_SECRET',
+        'is not set: set it with `wrangler secret put TOKEN_SIGNING_SECRET` (32 random bytes), or set DEMO_CREDENTIALS=allow',
+      );
+    }
     warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-isolate secret and verify only in the isolate that issued them.');
   }
   // Upstream mode (CONTRACT section 12) never reads the bundled dataset.
@@ -59,7 +66,7 @@ function edgeServices(env: Env, config: Config, clock: Clock) {
   const source = bundled ?? createUpstreamSource(config, { clock, log: consoleLog, cache: edgeResponseCache(clock) });
   const services = assembleServices(config, {
     source,
-    credentials: edgeCredentials(env, clock),
+    credentials: edgeCredentials(env, config, clock),
     rateLimiter: edgeRateLimiter(env),
     connection: workerConnection,
     clock,
@@ -93,10 +100,10 @@ export function configVars(env: object): ConfigVars {
 /**
  * The credentials in the `CREDENTIALS` KV namespace, each principal found kept by the isolate for
  * up to `PRINCIPAL_SECONDS` (`CachedCredentialStore`); without the binding, the demo store, with
- * a warning.
+ * a warning, where `DEMO_CREDENTIALS=allow`, else a `ConfigError`.
  */
-export function edgeCredentials(env: Env, clock: Clock): CredentialStore {
-  const store = kvOrDemoCredentials(env.CREDENTIALS, warn);
+export function edgeCredentials(env: Env, config: Pick<Config, 'demoCredentials'>, clock: Clock): CredentialStore {
+  const store = kvOrDemoCredentials(env.CREDENTIALS, config.demoCredentials, warn);
   return store instanceof KvCredentialStore ? new CachedCredentialStore(store, clock) : store;
 }
 

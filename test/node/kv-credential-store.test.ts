@@ -87,16 +87,21 @@ describe('KvCredentialStore', () => {
     }
   });
 
-  it('falls back to the demo store, with a warning, when no namespace is bound', async () => {
+  it('falls back to the demo store, with a warning, when no namespace is bound and DEMO_CREDENTIALS=allow', async () => {
     const warnings: string[] = [];
-    const store = kvOrDemoCredentials(undefined, (m) => warnings.push(m));
+    const store = kvOrDemoCredentials(undefined, true, (m) => warnings.push(m));
     expect(await store.apiKey(await sha256Hex('demo-project-key'))).toMatchObject({ id: 'demo' });
     expect(warnings).toEqual([expect.stringMatching(/CREDENTIALS KV namespace is not bound/)]);
 
-    const bound = kvOrDemoCredentials(new MapKv(), (m) => warnings.push(m));
+    const bound = kvOrDemoCredentials(new MapKv(), true, (m) => warnings.push(m));
     expect(bound).toBeInstanceOf(KvCredentialStore);
     expect(await bound.apiKey(await sha256Hex('demo-project-key'))).toBeUndefined();
     expect(warnings).toHaveLength(1);
+  });
+
+  it('without DEMO_CREDENTIALS=allow, refuses to stand in for a missing namespace: one line naming the binding', () => {
+    expect(() => kvOrDemoCredentials(undefined, false, () => {})).toThrow(/^Invalid configuration: CREDENTIALS is not bound: .*DEMO_CREDENTIALS=allow/);
+    expect(kvOrDemoCredentials(new MapKv(), false, () => {})).toBeInstanceOf(KvCredentialStore);
   });
 });
 

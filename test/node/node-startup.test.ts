@@ -24,8 +24,8 @@ interface Started {
 }
 
 /** `src/node.ts` as a real process: resolves when it listens or exits. */
-function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
+function start(env: Record<string, string>, args: string[] = []): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -94,12 +94,67 @@ describe('the Node entry at start-up (CONTRACT section 17)', () => {
 
   it.each([
     [{ PORT: '70000' }, 'PORT', /from 0 to 65535/],
-    [{ HOST: '192.0.2.1' }, 'HOST', /not an address of this machine/],
+    [{ HOST: '192.0.2.1', DEMO_CREDENTIALS: 'allow' }, 'HOST', /not an address of this machine/],
     // The other date rules are the same parser (test/node/operator-config.test.ts).
     [{ V1_SUNSET: '2027-07-31T00:00:00' }, 'V1_SUNSET', /with an offset/],
     [{ UPSTREAM_URL: 'http://127.0.0.1:9/v2' }, 'UPSTREAM_URL', /set UPSTREAM_URL=http:\/\/127\.0\.0\.1:9$/],
   ])('%j is refused in one line naming %s', async (env, variable, text) => {
     expectRefused(await start(env), variable, text);
+  });
+
+  it('listens on 127.0.0.1 when HOST is not set', async () => {
+    const { listening } = await start({ HOST: '' });
+    expect(listening?.host).toBe('127.0.0.1');
+  });
+
+  describe('no demo secrets beyond loopback (CONTRACT section 22)', () => {
+    const SECRET = 'k'.repeat(32);
+    const credentialsFile = async () => {
+      const file = join(scratchDir('creds'), 'credentials.json');
+      writeFileSync(file, JSON.stringify({ projects: [{ id: 'acme', key_sha256: await sha256Hex('acme-key'), resources: '*' }] }));
+      return file;
+    };
+
+    it.each(['0.0.0.0', '::'])('HOST=%s without CREDENTIALS_FILE is refused in one line, at start and by the check', async (host) => {
+      const env = { HOST: host, TOKEN_SIGNING_SECRET: SECRET };
+      expectRefused(
+        await start(env),
+        'CREDENTIALS_FILE',
+        /is not set, so the demo credentials .* would be served, and HOST=.* is reachable from other machines/,
+      );
+      expectRefused(await start(env, ['--check']), 'CREDENTIALS_FILE', /DEMO_CREDENTIALS=allow/);
+    });
+
+    it('HOST=0.0.0.0 without a 32-byte TOKEN_SIGNING_SECRET is refused in one line naming it, never printing it', async () => {
+      const file = await credentialsFile();
+      expectRefused(
+        await start({ HOST: '0.0.0.0', CREDENTIALS_FILE: file }),
+        'TOKEN_SIGNING_SECRET',
+        /is not set, so tokens would be signed with a random per-process secret/,
+      );
+      const short = await start({ HOST: '0.0.0.0', CREDENTIALS_FILE: file, TOKEN_SIGNING_SECRET: 'short-secret' });
+      expectRefused(short, 'TOKEN_SIGNING_SECRET', /is 12 bytes, fewer than 32/);
+      expect(short.stderr.join('\n')).not.toContain('short-secret');
+    });
+
+    it('HOST=0.0.0.0 with both starts without a word about demo secrets; DEMO_CREDENTIALS=allow starts with one warning', async () => {
+      const own = await start({ HOST: '0.0.0.0', CREDENTIALS_FILE: await credentialsFile(), TOKEN_SIGNING_SECRET: SECRET });
+      expect(own.listening?.credentials).toMatchObject({ source: 'CREDENTIALS_FILE' });
+      expect(
+        own.stdout.map((l) => JSON.parse(l)).filter((l) => l.level === 'warn'),
+        own.stdout.join('\n'),
+      ).toEqual([]);
+      const demo = await start({ HOST: '0.0.0.0', DEMO_CREDENTIALS: 'allow' });
+      expect(demo.listening?.credentials).toMatchObject({ source: 'demo' });
+      const warnings = demo.stdout.map((l) => JSON.parse(l)).filter((l) => l.level === 'warn' && /DEMO_CREDENTIALS=allow/.test(l.message));
+      expect(warnings, demo.stdout.join('\n')).toHaveLength(1);
+      expect(await status('127.0.0.1', demo.listening!.port)).toBe(200);
+    });
+  });
+
+  it('the check refuses a HOST that start-up could not listen on, in one line', async () => {
+    expectRefused(await start({ HOST: '999.1.1.1', DEMO_CREDENTIALS: 'allow' }, ['--check']), 'HOST', /"999\.1\.1\.1" is not an address of this machine/);
+    expectRefused(await start({ HOST: '192.0.2.1', DEMO_CREDENTIALS: 'allow' }, ['--check']), 'HOST', /not an address of this machine/);
   });
 
   it('a credential file with a misspelt list is refused naming the file and the key', async () => {

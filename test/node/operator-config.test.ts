@@ -45,12 +45,21 @@ describe('dates in configuration are RFC 3339 with an explicit offset (CONTRACT 
     expect(warning).toMatch(/^V1_SUNSET \(2027-07-31T00:00:00.000Z\) has passed: every v1 request is answered 410/);
   });
 
-  it('warns when HTTPS_REDIRECT_UNTIL, the default included, has passed (plain HTTP is then refused with 426)', () => {
+  it('warns when an HTTPS_REDIRECT_UNTIL the operator set has passed; the passed default, as the specification intends, does not', () => {
     const byDefault = parseConfig({});
-    expect(configWarnings(byDefault, Date.parse('2026-08-30T23:59:59Z'))).toEqual([]);
-    const [warning, ...more] = configWarnings(byDefault, Date.parse('2026-08-31T00:00:00Z'));
+    expect(configWarnings(byDefault, Date.parse('2026-11-28T00:00:00Z'))).toEqual([]);
+    const set = parseConfig({ HTTPS_REDIRECT_UNTIL: '2026-10-01T00:00:00Z' });
+    expect(configWarnings(set, Date.parse('2026-09-30T23:59:59Z'))).toEqual([]);
+    const [warning, ...more] = configWarnings(set, Date.parse('2026-10-01T00:00:00Z'));
     expect(more).toEqual([]);
-    expect(warning).toMatch(/^HTTPS_REDIRECT_UNTIL \(2026-08-31T00:00:00.000Z\) has passed: plain HTTP is refused with 426/);
+    expect(warning).toMatch(/^HTTPS_REDIRECT_UNTIL \(2026-10-01T00:00:00.000Z\) has passed: plain HTTP is refused with 426/);
+  });
+
+  it('listens on loopback by default, and takes DEMO_CREDENTIALS=allow or nothing', () => {
+    expect(parseConfig({}).host).toBe('127.0.0.1');
+    expect(parseConfig({}).demoCredentials).toBe(false);
+    expect(parseConfig({ DEMO_CREDENTIALS: 'allow' }).demoCredentials).toBe(true);
+    expect(() => parseConfig({ DEMO_CREDENTIALS: 'yes' })).toThrow(/^Invalid configuration: DEMO_CREDENTIALS must be allow, or unset \(got "yes"\)$/);
   });
 
   it('warns of a TOKEN_SIGNING_SECRET shorter than 32 bytes, never printing it', () => {
@@ -67,7 +76,7 @@ describe('dates in configuration are RFC 3339 with an explicit offset (CONTRACT 
   it('describes the configuration for Workers without the settings only Node reads', () => {
     const config = parseConfig({ CREDENTIALS_FILE: '/etc/gateway/credentials.json', REDIS_URL: 'redis://127.0.0.1:6379' });
     const node = describeConfig(config);
-    expect(node).toMatchObject({ port: 8787, host: '0.0.0.0', shutdown: { delayMs: 0, timeoutMs: 30_000 }, hostile: { maxConnections: 10_000 } });
+    expect(node).toMatchObject({ port: 8787, host: '127.0.0.1', shutdown: { delayMs: 0, timeoutMs: 30_000 }, hostile: { maxConnections: 10_000 } });
     const workers = describeConfig(config, 'workers');
     for (const name of ['port', 'host', 'credentialsFile', 'redisUrl', 'shutdown']) expect(workers, name).not.toHaveProperty(name);
     expect(Object.keys(workers.hostile as object).sort()).toEqual(['authFailuresPerMinute', 'publicHosts']);

@@ -111,4 +111,26 @@ describe('configuration from the bindings', () => {
     const upstream = gatewayWith({ ASSETS: undefined, UPSTREAM_URL: 'http://127.0.0.1:9' });
     expect((await upstream.get('/healthz')).status).toBe(200);
   });
+
+  it('never stands in demo secrets unless DEMO_CREDENTIALS=allow: without it a missing store or signing secret answers 500 and names it', async () => {
+    const noStore = gatewayWith({ DEMO_CREDENTIALS: undefined, CREDENTIALS: undefined, TOKEN_SIGNING_SECRET: SECRETS.TOKEN_SIGNING_SECRET });
+    const refused = await noStore.get('/v2/species');
+    expect(refused.status, await refused.text()).toBe(500);
+    expect(
+      noStore.logged.some((l) => l.includes('CREDENTIALS is not bound')),
+      noStore.logged.join('\n'),
+    ).toBe(true);
+    const noSecret = gatewayWith({ DEMO_CREDENTIALS: undefined, TOKEN_SIGNING_SECRET: undefined });
+    expect((await noSecret.get('/v2/species')).status).toBe(500);
+    expect(
+      noSecret.logged.some((l) => l.includes('TOKEN_SIGNING_SECRET is not set')),
+      noSecret.logged.join('\n'),
+    ).toBe(true);
+    // With both, no demo secret is needed and none is used: the KV store answers, and it holds no demo key.
+    const deployed = gatewayWith({ DEMO_CREDENTIALS: undefined, TOKEN_SIGNING_SECRET: SECRETS.TOKEN_SIGNING_SECRET });
+    expect((await deployed.get('/healthz')).status).toBe(200);
+    // The local configuration allows them.
+    const local = gatewayWith({ CREDENTIALS: undefined });
+    expect((await local.get('/v2/species')).status).toBe(200);
+  });
 });

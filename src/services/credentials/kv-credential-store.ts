@@ -1,3 +1,4 @@
+import { ConfigError } from '../../config';
 import type { CredentialDocument, CredentialStore, OAuthClient, Principal } from './credential-store';
 import { holderOf, MemoryCredentialStore, parseCredentialDocument } from './credential-store';
 import { DEMO_CREDENTIALS } from './demo-credentials';
@@ -67,9 +68,19 @@ function storeOf(doc: unknown): MemoryCredentialStore {
   return new MemoryCredentialStore(parseCredentialDocument(doc));
 }
 
-/** The KV store when the namespace is bound; otherwise the demo store, with a warning. */
-export function kvOrDemoCredentials(kv: JsonKeyValue | undefined, warn: (message: string) => void): CredentialStore {
+/**
+ * The KV store when the namespace is bound. Otherwise the demo store, with a warning, only where
+ * `DEMO_CREDENTIALS=allow` says so (the local configuration): a deployed worker whose binding was
+ * forgotten refuses to serve rather than serve the published demo secrets (CONTRACT section 22).
+ */
+export function kvOrDemoCredentials(kv: JsonKeyValue | undefined, demoAllowed: boolean, warn: (message: string) => void): CredentialStore {
   if (kv) return new KvCredentialStore(kv);
+  if (!demoAllowed) {
+    throw new ConfigError(
+      'CREDENTIALS',
+      'is not bound: bind the CREDENTIALS KV namespace (wrangler.toml), or set DEMO_CREDENTIALS=allow to serve the demo credentials',
+    );
+  }
   warn('The CREDENTIALS KV namespace is not bound: serving with the bundled demo credentials.');
   return new MemoryCredentialStore(DEMO_CREDENTIALS);
 }
