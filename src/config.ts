@@ -24,6 +24,11 @@ export interface Config {
   v1Sunset: number;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
+  /**
+   * Workers: `local` decides rate limits and the failure throttle in the isolate, reconciling with
+   * the Durable Object after the response; `exact` asks the object first (CONTRACT section 23).
+   */
+  rateLimitMode: 'local' | 'exact';
   upstream: UpstreamTuning;
   migration: MigrationConfig;
   /** Node listen address (CONTRACT section 17); loopback by default (section 22). */
@@ -162,6 +167,10 @@ export function parseConfig(vars: ConfigVars): Config {
   };
   const demo = text('DEMO_CREDENTIALS');
   if (demo !== undefined && demo !== 'allow') throw new ConfigError('DEMO_CREDENTIALS', `must be allow, or unset (got ${JSON.stringify(demo)})`);
+  const rateLimitMode = text('RATE_LIMIT_MODE') ?? 'local';
+  if (rateLimitMode !== 'local' && rateLimitMode !== 'exact') {
+    throw new ConfigError('RATE_LIMIT_MODE', `must be local or exact (got ${JSON.stringify(rateLimitMode)})`);
+  }
   const serviceName = text('SERVICE_NAME') ?? 'botanical';
   if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(serviceName)) {
     throw new ConfigError('SERVICE_NAME', 'must be letters, digits and hyphens (it is a URN namespace)');
@@ -235,6 +244,7 @@ export function parseConfig(vars: ConfigVars): Config {
     v1Sunset,
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 120, 1),
     tokenRateLimitPerMinute: int('TOKEN_RATE_LIMIT_PER_MINUTE', 10, 1),
+    rateLimitMode,
     upstream: {
       timeoutMs: int('UPSTREAM_TIMEOUT_MS', 5000, 1),
       retries: int('UPSTREAM_RETRIES', 1, 0),
@@ -310,6 +320,8 @@ export function configWarnings(config: Config, now: number): string[] {
 
 /** Settings only the Node entry reads: the Workers start-up line leaves them out. */
 const NODE_ONLY = ['port', 'host', 'credentialsFile', 'redisUrl', 'shutdown'] as const;
+/** Settings only the Workers entry reads: the Node start-up line leaves them out. */
+const WORKERS_ONLY = ['rateLimitMode'] as const;
 /** Facts of the parse, not settings: never in the start-up line. */
 const NOT_SETTINGS = ['datesSet'] as const;
 const NODE_ONLY_HOSTILE = ['headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs', 'maxConnections'] as const;
@@ -318,7 +330,10 @@ const NODE_ONLY_HOSTILE = ['headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTim
 export function describeConfig(config: Config, runtime: 'node' | 'workers' = 'node'): Record<string, unknown> {
   const described = describeAll(config);
   for (const name of NOT_SETTINGS) delete described[name];
-  if (runtime === 'node') return described;
+  if (runtime === 'node') {
+    for (const name of WORKERS_ONLY) delete described[name];
+    return described;
+  }
   for (const name of NODE_ONLY) delete described[name];
   const hostile: Record<string, unknown> = { ...config.hostile };
   for (const name of NODE_ONLY_HOSTILE) delete hostile[name];

@@ -1,3 +1,4 @@
+import { waitUntil } from 'cloudflare:workers';
 import { Hono } from 'hono';
 import { createApp } from '../app';
 import { ConfigError, describeConfig, parseConfig, type Config, type ConfigVars } from '../config';
@@ -8,6 +9,7 @@ import type { CredentialStore } from '../services/credentials/credential-store';
 import { KvCredentialStore, kvOrDemoCredentials } from '../services/credentials/kv-credential-store';
 import { assembleServices, consoleLog, randomSecret } from '../services/index';
 import { DurableObjectRateLimiter } from '../services/rate-limit/durable-object-rate-limiter';
+import { LocalFirstRateLimiter } from '../services/rate-limit/local-first-rate-limiter';
 import type { RateLimiter } from '../services/rate-limiter';
 import { createUpstreamSource } from '../services/upstream/index';
 import { analyticsEngineRecorder } from './analytics';
@@ -67,7 +69,7 @@ function edgeServices(env: Env, config: Config, clock: Clock) {
   const services = assembleServices(config, {
     source,
     credentials: edgeCredentials(env, config, clock),
-    rateLimiter: edgeRateLimiter(env),
+    rateLimiter: edgeRateLimiter(env, config, clock),
     connection: workerConnection,
     clock,
     log: consoleLog,
@@ -108,14 +110,24 @@ export function edgeCredentials(env: Env, config: Pick<Config, 'demoCredentials'
 }
 
 /**
- * The rate limiter over the `RATE_LIMITER` Durable Object namespace, one object per bucket.
- * Without the binding: the in-memory limiter (counts per isolate only), with a warning.
+ * The rate limiter over the `RATE_LIMITER` Durable Object namespace, one object per bucket. In
+ * `local` mode (the default) the isolate decides and tells the object after the response
+ * (`waitUntil`), so no request within its limits waits on the object's distant location; in
+ * `exact` mode every decision is the object's (CONTRACT section 23). Without the binding: the
+ * in-memory limiter (counts per isolate only), with a warning.
  */
-export function edgeRateLimiter(env: Env): RateLimiter | undefined {
+export function edgeRateLimiter(env: Env, config: Pick<Config, 'rateLimitMode'>, clock: Clock): RateLimiter | undefined {
   const namespace = env.RATE_LIMITER;
-  if (namespace) return new DurableObjectRateLimiter((bucket) => namespace.get(namespace.idFromName(bucket)));
-  warn('The RATE_LIMITER Durable Object namespace is not bound: rate limits count per isolate only.');
-  return undefined;
+  if (!namespace) {
+    warn('The RATE_LIMITER Durable Object namespace is not bound: rate limits count per isolate only.');
+    return undefined;
+  }
+  const authority = new DurableObjectRateLimiter((bucket) => namespace.get(namespace.idFromName(bucket)));
+  if (config.rateLimitMode === 'exact') return authority;
+  return new LocalFirstRateLimiter(authority, clock, {
+    defer: waitUntil,
+    failed: (bucket, err) => consoleLog({ level: 'error', message: `rate limit not reconciled with its Durable Object: ${(err as Error).message}`, bucket }),
+  });
 }
 
 /** The upstream response cache over this data centre's Cache API. */

@@ -15,7 +15,7 @@ import { KvCredentialStore, kvEntries, type JsonKeyValue } from '../../src/servi
 class CountingKv implements JsonKeyValue {
   readonly map = new Map(kvEntries(DEMO_CREDENTIALS).map(({ key, value }) => [key, value]));
   readonly reads: string[] = [];
-  async get(key: string, _type: 'json'): Promise<unknown> {
+  async get(key: string, _options: { type: 'json'; cacheTtl: number }): Promise<unknown> {
     this.reads.push(key);
     const value = this.map.get(key);
     return value === undefined ? null : JSON.parse(value);
@@ -125,9 +125,9 @@ describe('CachedCredentialStore', () => {
     const kv = new CountingKv();
     let failing = true;
     const flaky: JsonKeyValue = {
-      get: async (key, type) => {
+      get: async (key, options) => {
         if (failing) throw new Error('KV unavailable');
-        return kv.get(key, type);
+        return kv.get(key, options);
       },
     };
     const store = new CachedCredentialStore(new KvCredentialStore(flaky), new ManualClock(0));

@@ -6,12 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
 import { MemoryCredentialStore, type CredentialDocument } from '../../src/services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
-import { KvCredentialStore, kvEntries, kvOrDemoCredentials, type JsonKeyValue } from '../../src/services/credentials/kv-credential-store';
+import { KV_CACHE_TTL_SECONDS, KvCredentialStore, kvEntries, kvOrDemoCredentials, type JsonKeyValue } from '../../src/services/credentials/kv-credential-store';
 
-/** A key-value namespace in memory, answering `get(key, 'json')` as Workers KV does (null when absent). */
+/** A key-value namespace in memory, answering a JSON `get` as Workers KV does (null when absent), recording each read. */
 class MapKv implements JsonKeyValue {
   readonly map = new Map<string, string>();
-  async get(key: string, _type: 'json'): Promise<unknown> {
+  readonly reads: Array<{ key: string; cacheTtl: number }> = [];
+  async get(key: string, options: { type: 'json'; cacheTtl: number }): Promise<unknown> {
+    this.reads.push({ key, cacheTtl: options.cacheTtl });
     const value = this.map.get(key);
     return value === undefined ? null : JSON.parse(value);
   }
@@ -36,6 +38,17 @@ describe('KvCredentialStore', () => {
     expect(await kv.client('demo-client')).toEqual(await memory.client('demo-client'));
     expect(await kv.client('demo-client')).toBeDefined();
     expect(await kv.client('nobody')).toBeUndefined();
+  });
+
+  it('reads every entry with a cacheTtl, so a location asks KV from afar at most once a minute per credential', async () => {
+    const kv = kvWith(DEMO_CREDENTIALS);
+    const store = new KvCredentialStore(kv);
+    await store.apiKey(await sha256Hex('demo-project-key'));
+    await store.personalToken(await sha256Hex('demo-personal-token'));
+    await store.client('demo-client');
+    expect(kv.reads.map((r) => r.key.split(':')[0])).toEqual(['apikey', 'pat', 'client']);
+    for (const read of kv.reads) expect(read.cacheTtl).toBe(KV_CACHE_TTL_SECONDS);
+    expect(KV_CACHE_TTL_SECONDS).toBeGreaterThanOrEqual(30);
   });
 
   it('writes keys by digest and values without plaintext secrets', () => {

@@ -3,11 +3,14 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
 import type { WindowState } from '../../src/services/rate-limit/fixed-window';
+import { systemClock } from '../../src/services/clock';
 import { buildGateway, edgeRateLimiter } from '../../src/worker/gateway';
-import { json } from '../suites/client';
+import type { RateLimiterObject } from '../../src/worker/rate-limiter-object';
+import { DEMO, json } from '../suites/client';
+import { mintDemoToken } from '../suites/tokens';
 import { gatewayClient } from './client';
 
-const limiter = () => edgeRateLimiter(env)!;
+const limiter = () => edgeRateLimiter(env, { rateLimitMode: 'exact' }, systemClock)!;
 
 /** Windows turn at whole minutes: a test that counts within one window starts well inside it. */
 async function awayFromMinuteEdge(): Promise<void> {
@@ -68,12 +71,12 @@ describe('DurableObjectRateLimiter over the RATE_LIMITER namespace', () => {
   });
 });
 
-describe('the rate-limit policy on the Durable Object limiter', () => {
+describe('the rate-limit policy on the Durable Object limiter, RATE_LIMIT_MODE=exact', () => {
   it('counts one project across gateways (isolates): RateLimit headers count down, then 429 with Retry-After', async () => {
     await env.CREDENTIALS!.put(`apikey:${await sha256Hex('metered-key')}`, JSON.stringify({ id: 'metered', resources: '*' }));
     // Two gateways stand for two isolates, possibly in two locations: the object is their one count.
     await awayFromMinuteEdge();
-    const isolates = [0, 1].map(() => gatewayClient(buildGateway({ ...env, RATE_LIMIT_PER_MINUTE: '3' })));
+    const isolates = [0, 1].map(() => gatewayClient(buildGateway({ ...env, RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_MODE: 'exact' })));
     const seen = [];
     for (let i = 0; i < 4; i++) seen.push(await isolates[i % 2]!.get('/v2/species', { Authorization: 'ApiKey metered-key' }));
     expect(seen.map((r) => r.status)).toEqual([200, 200, 200, 429]);
@@ -86,5 +89,98 @@ describe('the rate-limit policy on the Durable Object limiter', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(refused.headers.get('RateLimit')).toBe(`"default";r=0;t=${retryAfter}`);
+  });
+});
+
+/** The RATE_LIMITER namespace with every call to an object made `ms` later, as from another continent. */
+function distant(ms: number): DurableObjectNamespace<RateLimiterObject> {
+  const namespace = env.RATE_LIMITER!;
+  const later = () => new Promise((resolve) => setTimeout(resolve, ms));
+  return {
+    idFromName: (name: string) => namespace.idFromName(name),
+    get: (id: DurableObjectId) => {
+      const stub = namespace.get(id);
+      return {
+        hit: async (limit: number, windowSeconds: number) => (await later(), stub.hit(limit, windowSeconds)),
+        peek: async (limit: number, windowSeconds: number) => (await later(), stub.peek(limit, windowSeconds)),
+      };
+    },
+  } as unknown as DurableObjectNamespace<RateLimiterObject>;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+describe('no request within its limits waits on the Durable Object in local mode (CONTRACT section 23)', () => {
+  const DELAY_MS = 150;
+  const ROUNDS = 21;
+  const TOKEN_SECRET = 'edge-signing-secret-value-of-32-bytes!';
+
+  /** Median times of warm requests of every kind, through a gateway whose objects are `delayMs` away. */
+  async function timings(mode: 'local' | 'exact', delayMs: number): Promise<Record<string, number>> {
+    const bindings = { ...env, RATE_LIMIT_MODE: mode, RATE_LIMIT_PER_MINUTE: '100000', TOKEN_SIGNING_SECRET: TOKEN_SECRET };
+    const gateway = gatewayClient(buildGateway({ ...bindings, RATE_LIMITER: delayMs > 0 ? distant(delayMs) : env.RATE_LIMITER }));
+    const token = await mintDemoToken(gateway);
+    const kinds: Record<string, [string, Record<string, string>]> = {
+      'v1 page': ['/v1/species?page=2', { 'X-Api-Key': 'demo-project-key' }],
+      'v2 page': ['/v2/species?page=2', { Authorization: DEMO.key }],
+      detail: ['/v2/species/ABBA', { Authorization: DEMO.key }],
+      search: ['/v2/species?q=rosa', { Authorization: DEMO.key }],
+      'v3 with a token': ['/v3/species', { Authorization: `Bearer ${token}` }],
+    };
+    const medians: Record<string, number> = {};
+    for (const [kind, [path, headers]] of Object.entries(kinds)) {
+      // Warm: the credential known, the pieces read, the authority's answers back.
+      for (let i = 0; i < 3; i++) expect((await gateway.get(path, headers)).status, `${kind} ${path}`).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, delayMs + 20));
+      const times: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        const started = performance.now();
+        const res = await gateway.get(path, headers);
+        times.push(performance.now() - started);
+        expect(res.status, `${kind}: ${await res.text()}`).toBe(200);
+      }
+      medians[kind] = median(times);
+    }
+    return medians;
+  }
+
+  it('local: warm requests of every kind answer within 10 ms of the same requests with a near object; exact: each waits for it', async () => {
+    await awayFromMinuteEdge();
+    const near = await timings('local', 0);
+    const far = await timings('local', DELAY_MS);
+    const farExact = await timings('exact', DELAY_MS);
+    for (const kind of Object.keys(near)) {
+      expect(far[kind]! - near[kind]!, `${kind}: local ${JSON.stringify({ near: near[kind], far: far[kind] })}`).toBeLessThanOrEqual(10);
+      // The same measure can fail: in exact mode the distance is in every answer.
+      expect(farExact[kind]! - near[kind]!, `${kind}: exact ${JSON.stringify({ near: near[kind], far: farExact[kind] })}`).toBeGreaterThanOrEqual(DELAY_MS);
+    }
+  }, 120_000);
+
+  it.each(['local', 'exact'] as const)('%s: a burst of twice the limit from one project in one isolate admits the limit, then 429', async (mode) => {
+    await env.CREDENTIALS!.put(`apikey:${await sha256Hex(`burst-${mode}-key`)}`, JSON.stringify({ id: `burst-${mode}`, resources: '*' }));
+    await awayFromMinuteEdge();
+    const gateway = gatewayClient(buildGateway({ ...env, RATE_LIMIT_MODE: mode, RATE_LIMIT_PER_MINUTE: '10', RATE_LIMITER: distant(DELAY_MS) }));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => gateway.get('/v2/species/ABBA', { Authorization: `ApiKey burst-${mode}-key` })));
+    const statuses = answers.map((r) => r.status);
+    expect(
+      statuses.filter((s) => s === 200),
+      statuses.join(),
+    ).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+  });
+
+  it('local: two isolates together admit at most the limit each in a window, and each refuses once the object has told it the count is reached', async () => {
+    await env.CREDENTIALS!.put(`apikey:${await sha256Hex('spread-key')}`, JSON.stringify({ id: 'spread', resources: '*' }));
+    await awayFromMinuteEdge();
+    const isolates = [0, 1].map(() => gatewayClient(buildGateway({ ...env, RATE_LIMIT_MODE: 'local', RATE_LIMIT_PER_MINUTE: '4' })));
+    const statuses: number[] = [];
+    for (let i = 0; i < 16; i++) statuses.push((await isolates[i % 2]!.get('/v2/species/ABBA', { Authorization: 'ApiKey spread-key' })).status);
+    const admitted = statuses.filter((s) => s === 200).length;
+    // The documented bound: the limit (4) plus at most the limit per other isolate.
+    expect(admitted, statuses.join()).toBeGreaterThanOrEqual(4);
+    expect(admitted, statuses.join()).toBeLessThanOrEqual(8);
+    // Once both have heard from the object, both refuse.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const isolate of isolates) expect((await isolate.get('/v2/species/ABBA', { Authorization: 'ApiKey spread-key' })).status).toBe(429);
   });
 });

@@ -3,10 +3,19 @@ import type { CredentialDocument, CredentialStore, OAuthClient, Principal } from
 import { holderOf, MemoryCredentialStore, parseCredentialDocument } from './credential-store';
 import { DEMO_CREDENTIALS } from './demo-credentials';
 
-/** The part of a key-value namespace the store reads (Workers KV: `get(key, 'json')`). */
+/** The part of a key-value namespace the store reads (Workers KV: `get(key, { type: 'json', cacheTtl })`). */
 export interface JsonKeyValue {
-  get(key: string, type: 'json'): Promise<unknown>;
+  get(key: string, options: { type: 'json'; cacheTtl: number }): Promise<unknown>;
 }
+
+/**
+ * How long a location keeps what it read from KV's central store (KV's `cacheTtl`, at least 60 s
+ * by its rules at the time of writing, 30 s now): each credential is read from afar at most once
+ * per location in that time (CONTRACT section 23). It is also KV's own default, so the bound on a
+ * revocation stays what docs/workers.md states; a miss is kept as long, so a key created after a
+ * location looked it up in vain works there within this time.
+ */
+export const KV_CACHE_TTL_SECONDS = 60;
 
 /** One KV entry, in the shape `wrangler kv bulk put` reads. */
 export interface KvEntry {
@@ -54,7 +63,7 @@ export class KvCredentialStore implements CredentialStore {
   private async read(key: string): Promise<Record<string, unknown> | undefined>;
   private async read(key: string, options: { list: true }): Promise<Record<string, unknown> | Record<string, unknown>[] | undefined>;
   private async read(key: string, { list = false } = {}): Promise<Record<string, unknown> | Record<string, unknown>[] | undefined> {
-    const value = await this.kv.get(key, 'json');
+    const value = await this.kv.get(key, { type: 'json', cacheTtl: KV_CACHE_TTL_SECONDS });
     if (value === null || value === undefined) return undefined;
     const kind = key.split(':')[0];
     const object = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
