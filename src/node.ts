@@ -112,7 +112,7 @@ export const nodeDigest = oneShot
 const LOG_BATCH_MS = 50;
 const LOG_BATCH_BYTES = 64 * 1024;
 /** Log text the process may hold while its reader falls behind (a slow pipe, a stalled log shipper). */
-const LOG_QUEUE_MAX_BYTES = 8 * 1024 * 1024;
+export const LOG_QUEUE_MAX_BYTES = 8 * 1024 * 1024;
 
 /** Where batched log text goes: stdout, or a stream of the test's. */
 export interface LogSink {
