@@ -97,6 +97,13 @@ describe('a damaged dataset is never ready', () => {
     expectOneLine(runTo(dir), /taxa\.bin is missing/);
   }, 60_000);
 
+  it('refuses to start on a taxa.bin older than the fixture, with one line', () => {
+    const dir = scratchInstall();
+    // Compiling the fixture in memory instead would take more heap than the start flags allow.
+    utimesSync(join(dir, 'fixtures/taxa.json'), new Date(), new Date());
+    expectOneLine(runTo(dir), /taxa\.bin is older than fixtures\/taxa\.json/);
+  }, 60_000);
+
   it('starts on a taxa.bin of the right size with altered bytes, and --check refuses it with one line', async () => {
     const dir = scratchInstall();
     alter(join(dir, 'generated/taxa.bin'), 30 * MB);
