@@ -10,6 +10,7 @@ import {
   cpSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -143,5 +144,22 @@ describe('a damaged dataset is never ready', () => {
     expect(rebuildAdvice(true)).toContain('npm run compile:data');
     expect(rebuildAdvice(false)).not.toContain('compile:data');
     expect(rebuildAdvice(false)).toContain('npm ci && npm run build');
-  });
+    // The built gateway where tsx is not installed, as after `npm prune --omit=dev`.
+    const built = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
+    expect(built.status, built.stderr).toBe(0);
+    const dir = scratchInstall();
+    cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+    rmSync(join(dir, 'node_modules'));
+    mkdirSync(join(dir, 'node_modules'));
+    for (const name of readdirSync(join(ROOT, 'node_modules')).filter((n) => n !== 'tsx' && n !== '.bin')) {
+      symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name));
+    }
+    truncateSync(join(dir, 'generated/taxa.bin'), MB);
+    const run = spawnSync(process.execPath, [join(dir, 'dist/node.js')], { cwd: dir, encoding: 'utf8', env: { ...process.env, PORT: '0', HOST: '127.0.0.1' } });
+    const stderr = run.stderr.split('\n').filter(Boolean);
+    expect(run.status, run.stderr).toBe(1);
+    expect(stderr, run.stderr).toHaveLength(1);
+    expect(stderr[0]).toMatch(/^generated\/taxa\.bin is 1048576 bytes .*npm ci && npm run build/);
+    expect(stderr[0]).not.toContain('compile:data');
+  }, 60_000);
 });
