@@ -15,6 +15,8 @@
 import { connect } from 'node:net';
 import { cpus } from 'node:os';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { type LiveMemory, liveMemory } from './inspector';
@@ -33,7 +35,7 @@ const FORM = 'application/x-www-form-urlencoded';
 if (!Number.isFinite(SECONDS) || SECONDS < 1)
   throw new Error(`SOAK_SECONDS must be a number of seconds >= 1 (got ${process.argv[2] ?? process.env.SOAK_SECONDS})`);
 
-interface Planned {
+export interface Planned {
   method: 'GET' | 'POST';
   path: string;
   headers: Record<string, string>;
@@ -58,8 +60,8 @@ async function startSoakGateway(inspectorPort: number): Promise<Server> {
   return gateway;
 }
 
-/** The mix, in proportions: 5 pages, 4 searches, 4 details, 3 v1 legacy places, 2 token requests, 2 bad credentials. */
-function plan(): Planned[] {
+/** The mix, in proportions: 5 pages, 4 searches, 4 details, 3 v1 legacy places, 2 token requests, 2 bad credentials (bench/memory.ts drives it too). */
+export function plan(): Planned[] {
   const data = JSON.parse(readFileSync(new URL('../fixtures/taxa.json', import.meta.url), 'utf8')) as {
     species: Array<{ id: string }>;
     genus: Array<{ name: string }>;
@@ -196,4 +198,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// Run as a program, not imported (bench/memory.ts reuses the mix).
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -67,7 +67,7 @@ function filesUnder(path) {
  * the last build or check, say nothing changed since: then nothing is hashed and nothing spawned.
  * Any difference (an edit, a checkout, a copy) falls back to comparing contents.
  */
-const WATCHED = [...INPUTS, 'fixtures/taxa.json', 'generated/taxa.bin', 'generated/taxa.index.json', 'generated/hot.bin'];
+const WATCHED = [...INPUTS, 'fixtures/taxa.json', 'generated/taxa.bin', 'generated/taxa.index.json', 'generated/hot.bin', 'generated/manifest.json'];
 
 /** Each watched file's size and modification time, by path. */
 export function watchedFiles() {

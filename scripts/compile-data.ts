@@ -7,6 +7,9 @@
  *   generated/assets/*.bin      the sections as separate pieces: Workers Static Assets on the edge
  *   generated/taxa.index.json   the pieces' index (types, lengths, the header), bundled into the worker
  *   generated/hot.bin           the few pieces the worker also carries itself (compile/hot.ts)
+ *   generated/manifest.json     the size and SHA-256 of each file above, written last: the Node
+ *                               gateway checks sizes at start-up and hashes in `npm run check`, so a
+ *                               cut or altered copy is refused rather than served
  *
  *   npx tsx scripts/compile-data.ts [--if-stale]
  *
@@ -15,7 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileDataset } from '../src/services/bundled/compile/index';
 import { hotSections } from '../src/services/bundled/compile/hot';
@@ -31,6 +34,7 @@ export const ASSETS = join(ROOT, 'generated/assets');
 export const INDEX = join(ROOT, 'generated/taxa.index.json');
 export const HOT = join(ROOT, 'generated/hot.bin');
 export const CONTAINER = join(ROOT, 'generated/taxa.bin');
+export const MANIFEST = join(ROOT, 'generated/manifest.json');
 
 /** The compiler's own sources: a change to any of them makes the artifact stale. */
 const COMPILER_SOURCES = [
@@ -60,12 +64,34 @@ export function inputsDigest(fixture: Uint8Array): string {
 }
 
 function builtFrom(): string | undefined {
-  if (!existsSync(INDEX) || !existsSync(CONTAINER)) return undefined;
+  if (!existsSync(INDEX) || !existsSync(CONTAINER) || !existsSync(MANIFEST)) return undefined;
   try {
     return (JSON.parse(readFileSync(INDEX, 'utf8')) as PieceIndex).meta.inputs;
   } catch {
     return undefined;
   }
+}
+
+/** Each generated file (paths relative to generated/, `/`-separated), sorted. */
+function generatedFiles(): string[] {
+  const dir = dirname(MANIFEST);
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && join(e.parentPath, e.name) !== MANIFEST)
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'))
+    .sort();
+}
+
+/**
+ * Records the size and SHA-256 of every generated file (src/node/dataset-files.ts reads it). Written
+ * after everything else, so a build cut short leaves no manifest, and the next `--if-stale` rebuilds.
+ */
+function writeManifest(): void {
+  const files: Record<string, { bytes: number; sha256: string }> = {};
+  for (const name of generatedFiles()) {
+    const bytes = readFileSync(join(dirname(MANIFEST), name));
+    files[name] = { bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
+  }
+  writeFileSync(MANIFEST, `${JSON.stringify({ files })}\n`);
 }
 
 /** Compiles the fixture into generated/ unless it is already compiled from the same inputs. */
@@ -84,6 +110,7 @@ function main(argv: string[]): void {
 
   // Stage 4 wrote one container; on disk each section is a piece, for readers that load only what they need.
   const container = readContainer<CompiledMeta>(artifact);
+  rmSync(MANIFEST, { force: true });
   rmSync(INDEX, { force: true });
   rmSync(ASSETS, { recursive: true, force: true });
   mkdirSync(ASSETS, { recursive: true });
@@ -99,6 +126,7 @@ function main(argv: string[]): void {
   writeFileSync(HOT, writeContainer(null, Object.fromEntries(hotSections(container.meta).map((name) => [name, container.section(name)]))));
   // The index last: its presence and `inputs` say the pieces are complete and current.
   writeFileSync(INDEX, JSON.stringify(pieceIndex(container.meta, pieces)));
+  writeManifest();
   process.stdout.write(
     `compiled ${FIXTURE.slice(ROOT.length + 1)} into generated/ (${artifact.byteLength} bytes, ${container.names.length} pieces) in ${Math.round(performance.now() - started)} ms\n`,
   );

@@ -3,7 +3,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import * as nodeCrypto from 'node:crypto';
-import { openSync, readFileSync, readSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { readFileSync, readSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
@@ -11,12 +11,12 @@ import type { TLSSocket } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import { createApp } from './app';
 import { liveCredentials } from './node/credential-reload';
+import { checkHash, DatasetError, datasetError, manifestEntry, openChecked, rebuildAdvice } from './node/dataset-files';
 import { demoSecretsBeyondLoopback } from './node/demo-secrets';
 import { createGatewayServer } from './node/http-server';
 import { gracefulStop, listenForStop } from './node/shutdown';
 import type { PrometheusMetrics } from './node/prometheus';
 import { ConfigError, configWarnings, describeConfig, parseConfig, type Config } from './config';
-import type { Dataset } from './core/records';
 import type { DocsAssets } from './openapi/docs-page';
 import { BundledSource } from './services/bundled/bundled-source';
 import { fileContainerStore, type SectionStore } from './services/bundled/compiled/store';
@@ -31,44 +31,65 @@ import { redisRateLimiter } from './services/rate-limit/redis-connection';
 const FIXTURE = new URL('../fixtures/taxa.json', import.meta.url);
 /** The compiled dataset (`npm run compile:data`; `npm start` runs it first when stale). */
 const COMPILED = new URL('../generated/taxa.bin', import.meta.url);
+/** What the build recorded of each generated file (src/node/dataset-files.ts). */
+const MANIFEST = new URL('../generated/manifest.json', import.meta.url);
 
 const warn = (message: string) => consoleLog({ level: 'warn', message });
 
-/** Reads the bundled dataset from `fixtures/`. */
-export function loadDataset(): Dataset {
-  return JSON.parse(readFileSync(FIXTURE, 'utf8')) as Dataset;
-}
-
 const modified = (url: URL) => statSync(url, { throwIfNoEntry: false })?.mtimeMs;
+
+/** How far the compiled dataset is checked when opened: sizes and bounds at every start, hashes too by `npm run check`. */
+export type DatasetCheck = 'sizes' | 'hashes';
+
+/** A read of the compiled dataset that came back short while serving: one error line, the first time only. */
+function logShortRead(detail: string): void {
+  consoleLog({
+    level: 'error',
+    message: `generated/taxa.bin read short (cut or replaced while the gateway runs): /readyz answers 503 "dataset" and data requests 503 until the gateway restarts on a whole dataset; ${rebuildAdvice()}`,
+    file: 'generated/taxa.bin',
+    detail,
+  });
+}
 
 /**
  * The compiled dataset on disk, read in place: opening it reads its header; a section is read by
  * a positioned read when a request first needs it, and the records' JSON whenever one does (the
  * operating system's page cache keeps the file, shared by every process on the machine, so the
  * process need not). The file stays open for the life of the process, so a recompile, which
- * writes a new file, never mixes two artifacts.
+ * writes a new file, never mixes two artifacts. Its size (and with `hashes` its SHA-256) must be
+ * what the build recorded, and its sections within it: otherwise one line (`DatasetError`).
  */
-export function fileStore(): SectionStore {
-  const fd = openSync(COMPILED, 'r');
-  return fileContainerStore((offset, length) => {
+export function fileStore(check: DatasetCheck = 'sizes', onShortRead: (detail: string) => void = logShortRead): SectionStore {
+  const label = 'generated/taxa.bin';
+  const expected = manifestEntry(MANIFEST, 'taxa.bin');
+  const fd = openChecked(COMPILED, label, expected);
+  if (check === 'hashes') checkHash(fd, label, expected);
+  const readAt = (offset: number, length: number) => {
     // A buffer of its own: sections are viewed as typed arrays, which need its alignment.
     const bytes = Buffer.allocUnsafeSlow(length);
     const read = readSync(fd, bytes, 0, length, offset);
-    if (read !== length) throw new Error(`generated/taxa.bin: ${read} of ${length} bytes at ${offset}`);
-    return bytes;
-  });
+    return read === length ? bytes : bytes.subarray(0, read);
+  };
+  try {
+    return fileContainerStore({ readAt, size: expected.bytes, onShortRead });
+  } catch (err) {
+    throw datasetError(label, `is not a dataset this gateway can read (${(err as Error).message})`);
+  }
 }
 
 /**
  * The bundled record source over the compiled dataset: opening it reads only the container's
- * header, and memory holds only the pieces requests touched. Without a compiled dataset at least
- * as new as the fixture, the fixture is compiled in memory, with a warning.
+ * header, and memory holds only the pieces requests touched. A compiled dataset that is missing,
+ * damaged or older than the fixture stops start-up with one line.
  */
-export function bundledSource(): BundledSource {
+export function bundledSource(check: DatasetCheck = 'sizes'): BundledSource {
   const built = modified(COMPILED);
-  if (built !== undefined && built >= modified(FIXTURE)!) return new BundledSource(fileStore());
-  warn('generated/ is missing or older than fixtures/taxa.json: compiling the dataset in memory (run `npm run compile:data`).');
-  return new BundledSource(loadDataset());
+  const fixture = modified(FIXTURE);
+  if (built === undefined) throw datasetError('generated/taxa.bin', 'is missing');
+  // Compiling in memory instead took some 350 MB, past the heap the start flags allow: refused.
+  if (fixture !== undefined && built < fixture)
+    throw datasetError('generated/taxa.bin', 'is older than fixtures/taxa.json (compiled from another fixture, or copied without its times)');
+  return new BundledSource(fileStore(check));
 }
 
 /**
@@ -84,7 +105,7 @@ export const nodeDigest = oneShot
 const LOG_BATCH_MS = 50;
 const LOG_BATCH_BYTES = 64 * 1024;
 /** Log text the process may hold while its reader falls behind (a slow pipe, a stalled log shipper). */
-const LOG_QUEUE_MAX_BYTES = 8 * 1024 * 1024;
+export const LOG_QUEUE_MAX_BYTES = 8 * 1024 * 1024;
 
 /** Where batched log text goes: stdout, or a stream of the test's. */
 export interface LogSink {
@@ -254,7 +275,7 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   if (!config.tokenSigningSecret) warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-process secret.');
   configWarnings(config, systemClock.now()).forEach(warn);
   // Upstream mode (CONTRACT section 12) never loads the bundled dataset.
-  const bundled = config.upstreamUrl ? undefined : bundledSource();
+  const bundled = config.upstreamUrl ? undefined : bundledSource(check ? 'hashes' : 'sizes');
   const log = batchedStdoutLog();
   // The check opens no listener: it validates what this process reads.
   const observed = check ? undefined : await metricsListener(config, bundled?.lastModified ?? 'upstream');
@@ -319,13 +340,14 @@ export async function main(argv: readonly string[] = []): Promise<void> {
 }
 
 /**
- * `main` as a program runs it: a bad setting stops start-up with one line naming the variable,
- * never a stack or a secret. `npm start` (scripts/start.mjs, after its staleness check) and
+ * `main` as a program runs it: a bad setting stops start-up with one line naming the variable, a
+ * missing or damaged dataset with one line naming the file and how to rebuild it, never a stack or
+ * a secret. `npm start` (scripts/start.mjs, after its staleness check) and
  * `node dist/node.js` both come here.
  */
 export function run(argv: readonly string[]): Promise<void> {
   return main(argv).catch((err: unknown) => {
-    if (!(err instanceof ConfigError)) throw err;
+    if (!(err instanceof ConfigError) && !(err instanceof DatasetError)) throw err;
     console.error(err.message);
     process.exit(1);
   });

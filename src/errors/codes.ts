@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   'svc/headersTooLarge': { status: 431, title: 'Request headers too large' },
   'svc/internalError': { status: 500, title: 'Internal error' },
   'svc/notImplemented': { status: 501, title: 'Method not implemented' },
+  // The bundled dataset's file came back short at run time (cut or replaced while open): /readyz is 503 too.
+  'svc/datasetUnavailable': { status: 503, title: 'Dataset unavailable' },
   'upstream/unavailable': { status: 502, title: 'Upstream unavailable' },
   'upstream/backOff': { status: 503, title: 'Upstream asks to back off' },
   'upstream/timeout': { status: 504, title: 'Upstream timed out' },

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { entryBytes } from '../services/cache/entry-size';
 import { VALID_HOST } from '../core/host-name';
 import { pathname } from '../core/query-string';
 import { ApiError } from '../errors/api-error';
@@ -39,6 +40,10 @@ interface HostVerdict {
 
 /** Distinct hosts remembered: the few a gateway is reached by, not whatever a scanner sends. */
 const KNOWN_HOSTS = 256;
+/** Bytes their names may take: a `Host` is whatever a caller sends, up to the size of a header. */
+export const KNOWN_HOST_BYTES = 256 * 1024;
+/** A verdict's own bytes beside its key. */
+const VERDICT_BYTES = 64;
 
 /**
  * The effective host (CONTRACT section 18, RFC 9112 3.2.2): the request target's authority when
@@ -53,6 +58,7 @@ const KNOWN_HOSTS = 256;
 export const hostCheck = (config: Pick<Config, 'hostile'>): Policy => {
   const hosts = config.hostile.publicHosts.map(parseEntry);
   const known = new Map<string, HostVerdict>();
+  let knownBytes = 0;
   const verdictOf = (url: string): HostVerdict => {
     // Everything up to the path's first `/`: it holds the whole authority (which ends at the
     // first `/`, `?`, `#` or a backslash), so every URL that starts with it has the same host.
@@ -62,8 +68,13 @@ export const hostCheck = (config: Pick<Config, 'hostile'>): Policy => {
     if (verdict === undefined) {
       const parsed = new URL(url);
       verdict = { host: parsed.host, valid: VALID_HOST.test(parsed.host), listed: hosts.length === 0 || isPublic(parsed, hosts) };
-      if (known.size >= KNOWN_HOSTS) known.clear();
+      const bytes = entryBytes(origin, VERDICT_BYTES);
+      if (known.size >= KNOWN_HOSTS || knownBytes + bytes > KNOWN_HOST_BYTES) {
+        known.clear();
+        knownBytes = 0;
+      }
       known.set(origin, verdict);
+      knownBytes += bytes;
     }
     return verdict;
   };

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { entryBytes } from '../services/cache/entry-size';
 import { CREDENTIAL_PARAMS, isCredentialName, pairName, pathname, plainQuery, rawQueryPairs } from '../core/query-string';
 import type { Version } from '../versions/version';
 
@@ -7,6 +8,12 @@ export const PAGE_CACHE_BYTES = 8 * 1024 * 1024;
 
 /** Keys remembered as asked for once: about as many as pages the cache holds. */
 const SEEN_KEYS = 640;
+
+/**
+ * Bytes the keys remembered as asked for once may take: keys are query strings a caller chooses,
+ * up to the size of a request line, so a count alone would not bound them.
+ */
+export const SEEN_KEY_BYTES = 512 * 1024;
 
 /**
  * Answers already rendered, for a source whose answers never change, bounded by bytes, least
@@ -20,8 +27,8 @@ export class KeptAnswers<V extends {}> {
   private readonly seen: LRUCache<string, true>;
 
   constructor(maxBytes: number, seenKeys: number, sizeOf: (answer: V) => number) {
-    this.lru = new LRUCache({ maxSize: maxBytes, sizeCalculation: (answer, key) => sizeOf(answer) + key.length });
-    this.seen = new LRUCache({ max: seenKeys });
+    this.lru = new LRUCache({ maxSize: maxBytes, sizeCalculation: (answer, key) => entryBytes(key, sizeOf(answer)) });
+    this.seen = new LRUCache({ max: seenKeys, maxSize: SEEN_KEY_BYTES, sizeCalculation: (_, key) => entryBytes(key, 0) });
   }
 
   get(key: string): V | undefined {

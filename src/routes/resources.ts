@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { LRUCache } from 'lru-cache';
+import { entryBytes } from '../services/cache/entry-size';
 import { notModified } from '../core/conditional';
 import { collectionEnvelope } from '../core/envelope';
 import { fnv64Hex, hex64 } from '../core/hash';
@@ -22,7 +23,7 @@ const JSON_TYPE = { 'content-type': 'application/json' };
  * Records rewritten for an older version, kept by the stored record they came from (its key, or
  * the object where the source gives none): public data, bounded by bytes.
  */
-const REWRITTEN_BYTES = 4 * 1024 * 1024;
+export const REWRITTEN_BYTES = 4 * 1024 * 1024;
 type Rewritten = WeakMap<Version, LRUCache<number | RawJson, RawJson>>;
 const encoder = new TextEncoder();
 
@@ -34,7 +35,7 @@ const recordFor = (rewritten: Rewritten, version: Version, record: RawJson | Jso
   if (!walk.rewritesRecords(version)) return record;
   if (!(record instanceof RawJson)) return walk.record(version, record, resource);
   let cache = rewritten.get(version);
-  if (!cache) rewritten.set(version, (cache = new LRUCache({ maxSize: REWRITTEN_BYTES, sizeCalculation: (r) => r.bytes.byteLength + 64 })));
+  if (!cache) rewritten.set(version, (cache = new LRUCache({ maxSize: REWRITTEN_BYTES, sizeCalculation: (r, key) => entryBytes(key, r.bytes.byteLength) })));
   const key = record.key ?? record;
   let out = cache.get(key);
   if (!out) cache.set(key, (out = new RawJson(encoder.encode(JSON.stringify(walk.record(version, record.parse() as JsonObject, resource))))));
@@ -77,7 +78,7 @@ interface FreshDetail extends DetailValidators {
  * Rendered details kept at most, in bytes (a species detail is about 1 KB, so some 3,000), and the
  * keys remembered as asked for once.
  */
-const DETAIL_CACHE_BYTES = 4 * 1024 * 1024;
+export const DETAIL_CACHE_BYTES = 4 * 1024 * 1024;
 const SEEN_DETAILS = 4096;
 
 /** A detail body in the caller's version. */

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { entryBytes } from '../../src/services/cache/entry-size';
 import { ManualClock } from '../../src/services/clock';
 import { noMetrics } from '../../src/services/metrics';
 import { MemoryRateLimiter } from '../../src/services/rate-limit/memory-rate-limiter';
@@ -128,15 +129,18 @@ describe('MemoryRateLimiter', () => {
     expect(await limiter.hit('a', 2, 60)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 60 });
   });
 
-  it('holds a bounded number of buckets however many appear, keeping the busy ones', async () => {
+  it('holds a bounded number of bytes of buckets however many appear, keeping the busy ones', async () => {
     const clock = new ManualClock(Date.parse('2026-11-21T12:00:00Z'));
-    const limiter = new MemoryRateLimiter(clock, 100);
+    // Room for exactly 100 buckets of names as long as `project:1234`.
+    const cap = 100 * entryBytes('project:1234', 32);
+    const limiter = new MemoryRateLimiter(clock, cap);
     await limiter.hit('busy', 1000, 60);
     for (let i = 0; i < 5000; i++) {
       await limiter.hit(`project:${i}`, 10, 60);
       if (i % 50 === 0) await limiter.hit('busy', 1000, 60);
     }
     expect(limiter.size).toBe(100);
+    expect(limiter.bytes).toBeLessThanOrEqual(cap);
     // 1 + 100 hits so far: the busy bucket was never evicted, so its count kept going.
     expect((await limiter.hit('busy', 1000, 60)).remaining).toBe(1000 - 102);
   });

@@ -65,10 +65,13 @@ function dataset(counts: string[]) {
   const fd = openSync(path, 'r');
   fds.push(fd);
   // As the Node entry reads its file: positioned reads into buffers of their own.
-  const file = fileContainerStore((offset, length) => {
-    const out = Buffer.allocUnsafeSlow(length);
-    expect(readSync(fd, out, 0, length, offset)).toBe(length);
-    return out;
+  const file = fileContainerStore({
+    size: bytes.byteLength,
+    readAt(offset, length) {
+      const out = Buffer.allocUnsafeSlow(length);
+      expect(readSync(fd, out, 0, length, offset)).toBe(length);
+      return out;
+    },
   });
   const memory = memoryStore(bytes);
   /** How long the head of chunk 0 is: where its JSON begins. */

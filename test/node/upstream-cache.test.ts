@@ -140,10 +140,11 @@ describe('response cache', () => {
     await byCount.get('a');
     await byCount.set('c', entry(1));
     expect([await byCount.get('a'), await byCount.get('b'), await byCount.get('c')].map(Boolean)).toEqual([true, false, true]);
-    const bySize = new MemoryResponseCache({ maxEntries: 100, maxBytes: 1_000 }, clock);
+    // Each entry counts its 400-character body, its key and the per-entry overhead: two fit in 1,500 bytes, not three.
+    const bySize = new MemoryResponseCache({ maxEntries: 100, maxBytes: 1_500 }, clock);
     for (const key of ['a', 'b', 'c']) await bySize.set(key, entry(400));
     expect(bySize.stats.entries).toBe(2);
-    expect(bySize.stats.size).toBeLessThanOrEqual(1_000);
+    expect(bySize.stats.size).toBeLessThanOrEqual(1_500);
     clock.set(20);
     expect(await bySize.get('c'), 'gone once past staleUntil').toBeUndefined();
   });

@@ -1,7 +1,19 @@
 import { RawJson } from '../../core/json-body';
 import type { Dataset } from '../../core/records';
 import { RESOURCE_NAMES } from '../../core/resources';
-import type { AnyRecord, Detail, ListPage, ListQuery, RecordSource, ResourceName, Scope, StoredDetail, StoredPage, StoredReads } from '../record-source';
+import type {
+  AnyRecord,
+  Detail,
+  ListPage,
+  ListQuery,
+  Readiness,
+  RecordSource,
+  ResourceName,
+  Scope,
+  StoredDetail,
+  StoredPage,
+  StoredReads,
+} from '../record-source';
 import { PAGE_SIZE } from '../record-source';
 import { compileDataset } from './compile/index';
 import { locate } from './compiled/locate';
@@ -27,10 +39,12 @@ export class BundledSource implements RecordSource {
   readonly immutable = true;
   /** When the dataset was published (its `last_modified`): the dataset's version in the metrics. */
   readonly lastModified: string;
+  private readonly store: SectionStore;
 
   /** @param pieces the budget for the pieces kept once read (`DEFAULT_PIECE_BYTES` by default). */
   constructor(from: Dataset | SectionStore, pieces: PieceCache = new PieceCache()) {
     const store = 'meta' in from && 'load' in from ? from : memoryStore(compileDataset(from));
+    this.store = store;
     this.lastModified = store.meta.last_modified;
     this.resources = Object.fromEntries(RESOURCE_NAMES.map((r, slot) => [r, new CompiledResource(store, r, store.meta.resources[r]!, pieces, slot)])) as Record<
       ResourceName,
@@ -44,6 +58,17 @@ export class BundledSource implements RecordSource {
       next += this.resources[r].count;
     }
     this.stored = { list: (r, q, s) => this.storedList(r, q, s), get: (r, id) => this.storedGet(r, id) };
+  }
+
+  /**
+   * Ready while every read of the dataset came back whole; once one came back short (its file cut
+   * or replaced while open) not ready, under the name `dataset`, as a backend that cannot be
+   * reached: a balancer sends elsewhere rather than to a gateway whose data requests fail.
+   */
+  async ready(): Promise<Readiness> {
+    const damage = this.store.damage?.();
+    if (damage === undefined) return { ready: true, report: { mode: 'bundled' } };
+    return { ready: false, report: { mode: 'bundled', dataset: { readable: false, problem: 'svc/datasetUnavailable' } } };
   }
 
   /** Record counts, for the start-up log. */

@@ -1,11 +1,15 @@
 import { LRUCache } from 'lru-cache';
+import { entryBytes } from '../cache/entry-size';
 import type { ListQuery, OrderTerm, ResourceName } from '../record-source';
 import { NULL_RANK } from './compiled/layout';
 import type { CompiledResource } from './compiled/resource';
 import { searchPositions } from './compiled/search';
 
-/** Results kept at most: positions are 4 bytes each, so this is a few thousand searches. */
-const MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * Results kept at most, in bytes, keys and each entry's overhead counted: positions are 4 bytes
+ * each, so this is a few thousand searches, or some 40,000 empty results of distinct searches.
+ */
+export const RESULT_CACHE_BYTES = 16 * 1024 * 1024;
 
 export interface ScopeAt {
   parent: ResourceName;
@@ -20,9 +24,20 @@ export interface ScopeAt {
  * public data and the query, never on the caller.
  */
 export class ResultCache {
-  private readonly cache = new LRUCache<string, Uint32Array>({ maxSize: MAX_BYTES, sizeCalculation: (a) => Math.max(a.byteLength, 1) });
+  private readonly cache: LRUCache<string, Uint32Array>;
 
-  constructor(private readonly resources: Record<ResourceName, CompiledResource>) {}
+  constructor(
+    private readonly resources: Record<ResourceName, CompiledResource>,
+    maxBytes = RESULT_CACHE_BYTES,
+  ) {
+    // Every distinct `q` is a key: counted with its key and overhead, an empty result is not free.
+    this.cache = new LRUCache({ maxSize: maxBytes, sizeCalculation: (positions, key) => entryBytes(key, positions.byteLength) });
+  }
+
+  /** Entries and the bytes counted for them. */
+  get stats(): { entries: number; bytes: number } {
+    return { entries: this.cache.size, bytes: this.cache.calculatedSize };
+  }
 
   async window(
     resource: ResourceName,

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { entryBytes } from '../cache/entry-size';
 import type { Clock } from '../clock';
 import type { CredentialStore, Looked, OAuthClient, Principal } from './credential-store';
 
@@ -7,6 +8,10 @@ export const PRINCIPAL_SECONDS = 30;
 
 /** Principals kept at most (a few hundred bytes each). */
 const MAX_PRINCIPALS = 1000;
+/** A held principal's own bytes, counted beside its key (a digest) and the entry's overhead. */
+const HELD_BYTES = 512;
+/** Bytes the principals may take: only credentials the store found are kept, never a guess. */
+export const PRINCIPAL_BYTES = 1024 * 1024;
 
 interface Held {
   principal: Principal;
@@ -29,7 +34,11 @@ interface Held {
  * throttle runs before any lookup, so a throttled address never reaches this store either.
  */
 export class CachedCredentialStore implements CredentialStore {
-  private readonly held = new LRUCache<string, Held>({ max: MAX_PRINCIPALS });
+  private readonly held = new LRUCache<string, Held>({
+    max: MAX_PRINCIPALS,
+    maxSize: PRINCIPAL_BYTES,
+    sizeCalculation: (_, key) => entryBytes(key, HELD_BYTES),
+  });
 
   constructor(
     private readonly store: CredentialStore,

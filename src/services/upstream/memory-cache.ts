@@ -1,14 +1,13 @@
 import { LRUCache } from 'lru-cache';
+import { entryBytes } from '../cache/entry-size';
 import type { Clock } from '../clock';
 import type { CachedResponse, ResponseCache } from '../response-cache';
 
-/** Bookkeeping bytes counted per entry beside its key and body. */
-const ENTRY_OVERHEAD = 64;
-
 /**
  * The in-memory upstream response cache (Node): an LRU bounded by entry count and by size, counted
- * as the characters of key and body (V8 keeps Latin-1 text at one byte per character, so for this
- * data the size is the memory the strings take). Entries leave once past `staleUntil`; freshness
+ * as the key (at two bytes a character: it comes from requests), the body's characters (V8 keeps
+ * Latin-1 text at one byte per character, so for this data the size is the memory the strings
+ * take) and each entry's overhead. Entries leave once past `staleUntil`; freshness
  * is the caller's decision.
  */
 export class MemoryResponseCache implements ResponseCache {
@@ -21,7 +20,7 @@ export class MemoryResponseCache implements ResponseCache {
     this.lru = new LRUCache<string, CachedResponse>({
       max: options.maxEntries,
       maxSize: options.maxBytes,
-      sizeCalculation: (entry, key) => key.length + entry.body.length + ENTRY_OVERHEAD,
+      sizeCalculation: (entry, key) => entryBytes(key, entry.body.length),
     });
   }
 

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { entryBytes } from '../cache/entry-size';
 import type { LogLine } from '../../env';
 import type { Clock } from '../clock';
 
@@ -6,6 +7,8 @@ import type { Clock } from '../clock';
 const STALE_WARN_WINDOW_MS = 60_000;
 /** Keys whose window is remembered: past this, the least recent may warn again early. */
 const MAX_KEYS = 1_000;
+/** Bytes those keys may take: they are cache keys, built from request paths and queries. */
+export const STALE_WARNING_BYTES = 512 * 1024;
 
 /**
  * The warn lines of stale answers, aggregated: during an outage every request of a hot key is
@@ -14,7 +17,11 @@ const MAX_KEYS = 1_000;
  * after it writes a line whose `stale_count` counts every stale answer since the key's last line.
  */
 export class StaleWarnings {
-  private readonly windows = new LRUCache<string, { until: number; count: number }>({ max: MAX_KEYS });
+  private readonly windows = new LRUCache<string, { until: number; count: number }>({
+    max: MAX_KEYS,
+    maxSize: STALE_WARNING_BYTES,
+    sizeCalculation: (_, key) => entryBytes(key, 32),
+  });
 
   constructor(
     private readonly clock: Clock,

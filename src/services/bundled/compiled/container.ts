@@ -64,6 +64,17 @@ export function entryOf(header: Header<unknown>, name: string): SectionEntry {
   return entry;
 }
 
+/**
+ * Checks that every section of `header` lies within a container of `size` bytes whose sections
+ * begin at `start`: a file cut short is found when it is opened, not by the request that reads past its end.
+ */
+export function checkBounds(header: Header<unknown>, start: number, size: number): void {
+  for (const [name, entry] of Object.entries(header.sections)) {
+    const end = start + entry.offset + byteLengthOf(entry);
+    if (entry.offset < 0 || end > size) throw new Error(`section ${name} ends at byte ${end}, past the end of the file (${size} bytes)`);
+  }
+}
+
 /** A container's header from its first bytes, or how many bytes hold the whole of it. */
 function parseHeader<M>(front: Uint8Array): { header: Header<M>; start: number } | { needed: number } {
   const view = new DataView(front.buffer, front.byteOffset, front.byteLength);

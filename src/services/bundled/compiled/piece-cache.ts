@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { entryBytes } from '../../cache/entry-size';
 
 /**
  * What the compiled dataset's readers keep of the pieces they opened, by default. On Workers, where
@@ -27,10 +28,10 @@ export class PieceCache {
 
   /** Keeps `value`, which holds `bytes` of piece data (a piece larger than the budget is not kept). */
   set(key: string | number, value: object, bytes: number): void {
-    this.lru.set(key, value, { size: Math.max(1, bytes) });
+    this.lru.set(key, value, { size: entryBytes(key, bytes) });
   }
 
-  /** Bytes of piece data held now. */
+  /** Bytes counted for what is held now: piece data, keys and each entry's overhead. */
   get bytes(): number {
     return this.lru.calculatedSize;
   }

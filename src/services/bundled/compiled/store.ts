@@ -1,4 +1,5 @@
-import { byteLengthOf, entryOf, readContainer, readHeader, TYPED, type SectionData, type SectionType } from './container';
+import { ApiError } from '../../../errors/api-error';
+import { byteLengthOf, checkBounds, entryOf, readContainer, readHeader, TYPED, type SectionData, type SectionType } from './container';
 import type { CompiledMeta } from './layout';
 import { type PieceIndex, pieceType } from './piece-index';
 
@@ -16,6 +17,8 @@ export interface SectionStore {
    * system's page cache keeps what was read, so a reader need not keep it.
    */
   range?(name: string, from: number, to: number): Uint8Array;
+  /** What went wrong reading it, once a read came back short (a file cut after it was opened); else undefined. */
+  damage?(): string | undefined;
 }
 
 /** The sections of a container held in memory: viewed in place, nothing parsed. */
@@ -31,13 +34,35 @@ export function viewAs(type: SectionType, bytes: Uint8Array): SectionData {
   return new Typed(aligned.buffer as ArrayBuffer, aligned.byteOffset, aligned.byteLength / Typed.BYTES_PER_ELEMENT);
 }
 
+/** How a container file is read: `readAt(offset, length)` may return fewer bytes than asked (the file is shorter). */
+export interface ContainerFile {
+  readAt(offset: number, length: number): Uint8Array;
+  /** The file's size when opened: every section must lie within it. */
+  size: number;
+  /** Called once, with what was read, when a read first comes back short. */
+  onShortRead?(detail: string): void;
+}
+
 /**
- * The compiled dataset as one container file read in place: `readAt(offset, length)` reads bytes
- * of the file (a positioned read on Node). Opening it reads the header only; a section is read
- * when asked for, whole (`load`) or in part (`range`).
+ * The compiled dataset as one container file read in place (a positioned read on Node). Opening
+ * it reads the header only and checks the sections lie within the file; a section is read when
+ * asked for, whole (`load`) or in part (`range`). A read that comes back short afterwards (the
+ * file was cut while open) marks the store damaged, for readiness, and answers 503
+ * `svc/datasetUnavailable` rather than serving a partial section.
  */
-export function fileContainerStore(readAt: (offset: number, length: number) => Uint8Array): SectionStore {
+export function fileContainerStore(file: ContainerFile): SectionStore {
+  let damaged: string | undefined;
+  const readAt = (offset: number, length: number): Uint8Array => {
+    const bytes = file.readAt(offset, length);
+    if (bytes.byteLength === length) return bytes;
+    if (damaged === undefined) {
+      damaged = `${bytes.byteLength} of ${length} bytes read at ${offset}`;
+      file.onShortRead?.(damaged);
+    }
+    throw new ApiError('svc/datasetUnavailable', 'The dataset could not be read; the operator has been told.');
+  };
   const { header, start } = readHeader<CompiledMeta>((from, to) => readAt(from, to - from));
+  checkBounds(header, start, file.size);
   return {
     meta: header.meta,
     load(name) {
@@ -49,6 +74,7 @@ export function fileContainerStore(readAt: (offset: number, length: number) => U
       const end = Math.min(to, byteLengthOf(entry));
       return readAt(start + entry.offset + from, Math.max(0, end - from));
     },
+    damage: () => damaged,
   };
 }
 
