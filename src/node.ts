@@ -250,6 +250,7 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   // The credential file is read again on SIGHUP and when it changes (src/node/credential-reload.ts).
   const credentials = liveCredentials(config.credentialsFile, { log, warn });
   process.on('SIGHUP', () => credentials.reload('SIGHUP'));
+  metrics?.watchCredentialReloads(credentials.status);
   const lifecycle = stoppableLifecycle();
   // OpenTelemetry is loaded only when an endpoint is set: without it, start-up and memory are untouched.
   const otlp = config.otlpEndpoint && !check ? await (await import('./node/otlp')).otlpExport(`${config.serviceName}-gateway`) : undefined;
