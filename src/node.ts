@@ -221,12 +221,23 @@ export function afterNodeResponse(c: Context, task: () => Promise<void>): void {
   (c.env as HttpBindings).outgoing.once('close', () => setImmediate(() => void task()));
 }
 
+/** What `--help` prints (`npm start -- --help`, `npm run check -- --help`, `node dist/node.js --help`). */
+const USAGE = `usage: npm start                 (node dist/node.js)          serve, configured by the environment (README, Configuration)
+       npm run check             (node dist/node.js --check)  validate the configuration, the credential file and the dataset
+                                                              as start-up would, print the start-up summary, exit 0 or 1; listens on nothing
+Signals: SIGTERM or SIGINT drain and stop; SIGHUP reads CREDENTIALS_FILE again. Send them to the gateway's
+pid (the "pid" of its "gateway listening" line), not to npm.`;
+
 /**
  * Starts the gateway; with `--check` (`npm run check`) only validates the configuration, the
  * credential file and the dataset as start-up does, prints the start-up summary and exits 0
  * without listening, like `nginx -t` (CONTRACT section 21).
  */
 export async function main(argv: readonly string[] = []): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.error(USAGE);
+    process.exit(0);
+  }
   const unknown = argv.find((arg) => arg !== '--check');
   if (unknown !== undefined) {
     console.error(`${JSON.stringify(unknown)} is not an option: the gateway takes only --check (validate and print the start-up summary without listening)`);
@@ -292,7 +303,8 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   listenForStop(gracefulStop(server, config.shutdown, { lifecycle, log, exit }).stop);
   server.listen(config.port, config.host, () => {
     const info = server.address() as AddressInfo;
-    consoleLog({ level: 'info', message: 'gateway listening', host: info.address, port: info.port, ...summary() });
+    // The pid is where an operator sends SIGHUP (reload) and SIGTERM: the gateway's, never npm's.
+    consoleLog({ level: 'info', message: 'gateway listening', host: info.address, port: info.port, pid: process.pid, ...summary() });
   });
 
   server.once('error', (err: NodeJS.ErrnoException) => {
