@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import { createApp } from './app';
+import { nodeBackendFetch } from './node/backend-fetch';
 import { liveCredentials } from './node/credential-reload';
 import { createGatewayServer } from './node/http-server';
 import { gracefulStop, listenForStop } from './node/shutdown';
@@ -254,7 +255,9 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   // The check opens no listener: it validates what this process reads.
   const observed = check ? undefined : await metricsListener(config, bundled?.lastModified ?? 'upstream');
   const metrics = observed?.metrics;
-  const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log, metrics });
+  // Backends receive exactly the documented headers: Node's fetch would add its own (src/node/backend-fetch.ts).
+  const backendFetch = nodeBackendFetch();
+  const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log, metrics, fetch: backendFetch });
   // REDIS_URL shares rate limits and failure throttles between instances; unset, they are per process.
   // The check connects to nothing: it validates what this process reads.
   const rateLimiter = config.redisUrl && !check ? await redisRateLimiter(config.redisUrl, systemClock, log) : undefined;
@@ -268,6 +271,7 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   const services = assembleServices(config, {
     source,
     credentials: credentials.store,
+    backendFetch,
     fallbackSigningSecret: randomSecret(),
     connection: nodeConnection,
     clientGone: nodeClientGone,
