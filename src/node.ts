@@ -10,6 +10,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import { createApp } from './app';
+import { nodeBackendFetch } from './node/backend-fetch';
 import { liveCredentials } from './node/credential-reload';
 import { checkHash, DatasetError, datasetError, manifestEntry, openChecked, rebuildAdvice } from './node/dataset-files';
 import { demoSecretsBeyondLoopback } from './node/demo-secrets';
@@ -255,12 +256,23 @@ export function afterNodeResponse(c: Context, task: () => Promise<void>): void {
   (c.env as HttpBindings).outgoing.once('close', () => setImmediate(() => void task()));
 }
 
+/** What `--help` prints (`npm start -- --help`, `npm run check -- --help`, `node dist/node.js --help`). */
+const USAGE = `usage: npm start                 (node dist/node.js)          serve, configured by the environment (README, Configuration)
+       npm run check             (node dist/node.js --check)  validate the configuration, the credential file and the dataset
+                                                              as start-up would, print the start-up summary, exit 0 or 1; listens on nothing
+Signals: SIGTERM or SIGINT drain and stop; SIGHUP reads CREDENTIALS_FILE again. Send them to the gateway's
+pid (the "pid" of its "gateway listening" line), not to npm.`;
+
 /**
  * Starts the gateway; with `--check` (`npm run check`) only validates the configuration, the
  * credential file and the dataset as start-up does, prints the start-up summary and exits 0
  * without listening, like `nginx -t` (CONTRACT section 21).
  */
 export async function main(argv: readonly string[] = []): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.error(USAGE);
+    process.exit(0);
+  }
   const unknown = argv.find((arg) => arg !== '--check');
   if (unknown !== undefined) {
     console.error(`${JSON.stringify(unknown)} is not an option: the gateway takes only --check (validate and print the start-up summary without listening)`);
@@ -280,19 +292,23 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   // The check opens no listener: it validates what this process reads.
   const observed = check ? undefined : await metricsListener(config, bundled?.lastModified ?? 'upstream');
   const metrics = observed?.metrics;
-  const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log, metrics });
+  // Backends receive exactly the documented headers: Node's fetch would add its own (src/node/backend-fetch.ts).
+  const backendFetch = nodeBackendFetch();
+  const source = bundled ?? createUpstreamSource(config, { clock: systemClock, log, metrics, fetch: backendFetch });
   // REDIS_URL shares rate limits and failure throttles between instances; unset, they are per process.
   // The check connects to nothing: it validates what this process reads.
   const rateLimiter = config.redisUrl && !check ? await redisRateLimiter(config.redisUrl, systemClock, log) : undefined;
   // The credential file is read again on SIGHUP and when it changes (src/node/credential-reload.ts).
   const credentials = liveCredentials(config.credentialsFile, { log, warn });
   process.on('SIGHUP', () => credentials.reload('SIGHUP'));
+  metrics?.watchCredentialReloads(credentials.status);
   const lifecycle = stoppableLifecycle();
   // OpenTelemetry is loaded only when an endpoint is set: without it, start-up and memory are untouched.
   const otlp = config.otlpEndpoint && !check ? await (await import('./node/otlp')).otlpExport(`${config.serviceName}-gateway`) : undefined;
   const services = assembleServices(config, {
     source,
     credentials: credentials.store,
+    backendFetch,
     fallbackSigningSecret: randomSecret(),
     connection: nodeConnection,
     clientGone: nodeClientGone,
@@ -330,7 +346,8 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   listenForStop(gracefulStop(server, config.shutdown, { lifecycle, log, exit }).stop);
   server.listen(config.port, config.host, () => {
     const info = server.address() as AddressInfo;
-    consoleLog({ level: 'info', message: 'gateway listening', host: info.address, port: info.port, ...summary() });
+    // The pid is where an operator sends SIGHUP (reload) and SIGTERM: the gateway's, never npm's.
+    consoleLog({ level: 'info', message: 'gateway listening', host: info.address, port: info.port, pid: process.pid, ...summary() });
   });
 
   server.once('error', (err: NodeJS.ErrnoException) => {

@@ -40,8 +40,20 @@ export class SwappableCredentialStore implements CredentialStore {
   }
 }
 
+/**
+ * Whether the last read of the file was applied, and when one last was: what `/metrics` reports,
+ * as Prometheus reports its own configuration reloads, so a refused reload is seen without the logs.
+ */
+export interface ReloadStatus {
+  successful: boolean;
+  /** Milliseconds since the epoch of the last read applied (start-up's included). */
+  lastSuccessMs: number;
+}
+
 export interface LiveCredentials {
   store: SwappableCredentialStore;
+  /** How the last read ended. */
+  status(): ReloadStatus;
   /** Reads the file again now (`SIGHUP`); a refused file leaves the store as it was. */
   reload(trigger: string): void;
   /** Stops looking at the file (tests; the process otherwise looks until it exits). */
@@ -51,6 +63,15 @@ export interface LiveCredentials {
 /** The whole file validated into a store; throws with the problem (never with a secret: the file holds none). */
 function readStore(path: string, allowEmpty: boolean): MemoryCredentialStore {
   return new MemoryCredentialStore(parseCredentialDocument(JSON.parse(readFileSync(path, 'utf8')), { allowEmpty }));
+}
+
+/**
+ * A permission error in words an operator acts on: the user the gateway runs as (`npm run check`
+ * runs as that user under the unit's `User=`) must be able to read the file.
+ */
+function unreadable(err: unknown): string | undefined {
+  if ((err as NodeJS.ErrnoException).code !== 'EACCES') return undefined;
+  return `this user (uid ${process.getuid?.()}) may not read it: give it the gateway's group and mode 0640 (root:botanical 0640)`;
 }
 
 /** What changes when the file is written or replaced; `missing` when there is none. */
@@ -72,7 +93,7 @@ export function startupCredentials(file: string | undefined, warn: (message: str
   try {
     return readStore(file, false);
   } catch (err) {
-    throw new ConfigError('CREDENTIALS_FILE', `(${file}) could not be loaded: ${(err as Error).message}`);
+    throw new ConfigError('CREDENTIALS_FILE', `(${file}) could not be loaded: ${unreadable(err) ?? (err as Error).message}`);
   }
 }
 
@@ -87,9 +108,11 @@ export function liveCredentials(
   { log, warn, pollMs = CREDENTIAL_POLL_MS }: { log: (line: LogLine) => void; warn: (message: string) => void; pollMs?: number },
 ): LiveCredentials {
   const store = new SwappableCredentialStore(startupCredentials(file, warn));
+  const last: ReloadStatus = { successful: true, lastSuccessMs: Date.now() };
+  const status = () => ({ ...last });
   if (!file) {
     const reload = (trigger: string) => log({ level: 'info', message: `${trigger}: no CREDENTIALS_FILE to read again; the demo credentials stay` });
-    return { store, reload, stop: () => {} };
+    return { store, status, reload, stop: () => {} };
   }
   let seen = fileState(file);
 
@@ -100,11 +123,14 @@ export function liveCredentials(
     try {
       next = readStore(file, true);
     } catch (err) {
-      const problem = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (err as Error).message;
+      const problem = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (unreadable(err) ?? (err as Error).message);
       log({ level: 'error', message: `credentials not reloaded (${trigger}): ${file}: ${problem}; the credentials in force are kept`, file });
+      last.successful = false;
       return;
     }
     store.swap(next);
+    last.successful = true;
+    last.lastSuccessMs = Date.now();
     const counts = next.counts();
     log({ level: 'info', message: 'credentials reloaded', trigger, file, credentials: counts });
     if (counts.projects + counts.clients + counts.personal_tokens === 0) {
@@ -116,5 +142,5 @@ export function liveCredentials(
   }, pollMs);
   // Looking at the file never keeps the process alive on its own.
   timer.unref();
-  return { store, reload, stop: () => clearInterval(timer) };
+  return { store, status, reload, stop: () => clearInterval(timer) };
 }

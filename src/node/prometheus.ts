@@ -94,7 +94,11 @@ export class PrometheusMetrics implements Metrics {
    */
   private readonly routes = new Map<string, Map<string, RouteSeries>>();
 
-  constructor({ Counter, Gauge, Registry, collectDefaultMetrics }: PromClient, options: PrometheusOptions) {
+  constructor(
+    private readonly client: PromClient,
+    options: PrometheusOptions,
+  ) {
+    const { Counter, Gauge, Registry, collectDefaultMetrics } = client;
     this.registry = new Registry();
     const registers = [this.registry];
     const buckets = durationBuckets(options.timeoutMs);
@@ -249,6 +253,32 @@ export class PrometheusMetrics implements Metrics {
 
   httpRejection(status: number): void {
     this.rejections.inc({ status });
+  }
+
+  /**
+   * The credential file's reloads, read when scraped (Node): named and shaped as Prometheus's own
+   * `prometheus_config_last_reload_successful` and `..._success_timestamp_seconds`, so the same
+   * alert (`== 0`) catches a revoke the gateway could not apply.
+   */
+  watchCredentialReloads(read: () => { successful: boolean; lastSuccessMs: number }): void {
+    const { Gauge } = this.client;
+    const registers = [this.registry];
+    new Gauge({
+      name: 'gateway_credentials_last_reload_successful',
+      help: 'Whether the last read of CREDENTIALS_FILE (at start, on SIGHUP or on a change) was applied: 1, or 0 when it was refused.',
+      registers,
+      collect() {
+        this.set(read().successful ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'gateway_credentials_last_reload_success_timestamp_seconds',
+      help: 'When CREDENTIALS_FILE was last read and applied, in seconds since the Unix epoch.',
+      registers,
+      collect() {
+        this.set(read().lastSuccessMs / 1000);
+      },
+    });
   }
 
   /** The exposition (text format 0.0.4) and its content type. */

@@ -30,6 +30,8 @@ export interface ServiceParts {
   digest?: (text: string) => string | Promise<string>;
   /** Defaults to a client of `LEGACY_V1_URL` when it is set. */
   legacy?: LegacyBackend;
+  /** How that client calls the backend; defaults to the runtime's `fetch` (the Node entry passes one without its defaults' headers). */
+  backendFetch?: typeof fetch;
   /** Defaults to a task started on the next turn of the event loop; the entries pass their runtime's way. */
   afterResponse?: Services['afterResponse'];
   /** The docs page's assets, loaded by the entry (Node: from node_modules; Workers: bundled). */
@@ -75,7 +77,7 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     connection: parts.connection ?? urlConnection,
     clientGone: parts.clientGone ?? signalGone,
     digest: parts.digest ?? sha256Hex,
-    legacy: parts.legacy ?? createLegacyClient(config, { clock, log, metrics }),
+    legacy: parts.legacy ?? createLegacyClient(config, { clock, log, metrics, fetch: parts.backendFetch }),
     afterResponse: parts.afterResponse ?? ((_c, task) => void setTimeout(() => void task(), 0)),
     ...(parts.docsAssets ? { docsAssets: parts.docsAssets } : {}),
     ...(parts.lifecycle ? { lifecycle: parts.lifecycle } : {}),

@@ -4,12 +4,13 @@
  * replaces it, by a rename), a bad file is refused whole, revocations bite within 2 s (tokens of
  * a revoked client too), and two secrets of one id are one rate-limit bucket and one subject.
  */
-import { statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../scripts/credentials/files';
 import { sha256Hex } from '../../src/core/crypto';
-import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
+import { ROOT, startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
 import { scratchDir } from '../support/scratch';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -231,5 +232,88 @@ describe('without a credential file', () => {
     } finally {
       await demo.stop();
     }
+  });
+});
+
+describe('a reload the gateway could not apply, on /metrics', () => {
+  // As root, the gateway runs as nobody/nogroup, reading the file through its group as a service user does.
+  const serviceUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+
+  it('reports 0 for a refused reload (invalid JSON; unreadable by the gateway’s user), keeping the last success’s time, and 1 again after a good one', async () => {
+    const shared = scratchDir('credential-reload-metrics');
+    chmodSync(shared, 0o755);
+    const path = join(shared, 'credentials.json');
+    const good = async (id: string) => JSON.stringify({ projects: [{ id, key_sha256: await digest(`${id}-key`), resources: '*' }] });
+    writeFileSync(path, await good('acme'));
+    if (serviceUser) chownSync(path, 0, serviceUser.gid);
+    chmodSync(path, 0o640);
+    const watched = await startGatewayProcess({ CREDENTIALS_FILE: path, METRICS_PORT: '0' }, undefined, serviceUser);
+    try {
+      const listening = JSON.parse(watched.lines.find((l) => l.includes('gateway listening'))!) as { metrics: { port: number } };
+      const scrape = async () => {
+        const text = await (await fetch(`http://127.0.0.1:${listening.metrics.port}/metrics`)).text();
+        const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+        return {
+          successful: value('gateway_credentials_last_reload_successful'),
+          at: value('gateway_credentials_last_reload_success_timestamp_seconds'),
+        };
+      };
+      const waitFor = async (from: number, match: (l: string) => boolean) => {
+        for (let i = 0; i < 120 && !watched.lines.slice(from).some(match); i++) await sleep(25);
+        expect(watched.lines.slice(from).join('\n')).toSatisfy((text: string) => text.split('\n').some(match));
+      };
+      const started = await scrape();
+      expect(started.successful).toBe(1);
+      expect(Math.abs(started.at - Date.now() / 1000), 'the start-up read counts as a success').toBeLessThan(30);
+
+      let from = watched.lines.length;
+      writeFileAtomic(path, '{"projects": [');
+      await waitFor(from, (l) => l.includes('credentials not reloaded'));
+      expect(await scrape()).toEqual({ successful: 0, at: started.at });
+
+      from = watched.lines.length;
+      await sleep(20);
+      writeFileAtomic(path, await good('next'));
+      await waitFor(from, (l) => l.includes('credentials reloaded'));
+      const applied = await scrape();
+      expect(applied.successful).toBe(1);
+      expect(applied.at).toBeGreaterThan(started.at);
+
+      if (serviceUser) {
+        from = watched.lines.length;
+        chmodSync(path, 0o600);
+        await waitFor(from, (l) => l.includes('credentials not reloaded') && l.includes('(uid 65534) may not read it'));
+        expect(await scrape()).toEqual({ successful: 0, at: applied.at });
+        from = watched.lines.length;
+        chmodSync(path, 0o640);
+        await waitFor(from, (l) => l.includes('credentials reloaded'));
+        expect((await scrape()).successful).toBe(1);
+      }
+    } finally {
+      await watched.stop();
+    }
+  });
+});
+
+describe.runIf(process.getuid?.() === 0)('npm run check, as the gateway’s user', () => {
+  it('fails with one line naming the user when that user may not read the credential file', async () => {
+    const shared = scratchDir('credential-check');
+    chmodSync(shared, 0o755);
+    const path = join(shared, 'credentials.json');
+    writeFileSync(path, JSON.stringify({ projects: [{ id: 'acme', key_sha256: await digest('acme-key'), resources: '*' }] }));
+    chmodSync(path, 0o600);
+    // `npm run check` is this, after the build's staleness check; the unit runs it as its `User=`.
+    const check = spawnSync(process.execPath, ['--import', 'tsx', 'src/node.ts', '--check'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      uid: 65534,
+      gid: 65534,
+      env: { ...process.env, CREDENTIALS_FILE: path, HOST: '127.0.0.1', PORT: '0' },
+    });
+    expect(check.status, check.stdout + check.stderr).toBe(1);
+    expect(check.stderr.trim().split('\n')).toEqual([
+      `Invalid configuration: CREDENTIALS_FILE (${path}) could not be loaded: this user (uid 65534) may not read it: give it the gateway's group and mode 0640 (root:botanical 0640)`,
+    ]);
+    expect(check.stdout).not.toMatch(/check passed/);
   });
 });

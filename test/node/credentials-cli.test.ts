@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
@@ -335,5 +335,100 @@ describe('npm run kv:credentials', () => {
     expect(JSON.parse(readFileSync(join(dir, 'kv-credentials.json'), 'utf8'))).toEqual(kvEntries(doc));
     const printed = run('--silent', 'kv:credentials', '--', 'credentials.json');
     expect(JSON.parse(printed.stdout)).toEqual(kvEntries(doc));
+  });
+});
+
+/** The uid and gid of `nobody`/`nogroup`: a user that needs no account made for the test. */
+const SERVICE = { uid: 65534, gid: 65534 };
+const isRoot = process.getuid?.() === 0;
+
+/** The CLI run directly (no npm), as `user` when given: what an operator on the gateway's machine runs. */
+function credentialsAs(user: { uid: number; gid: number } | undefined, cwd: string, ...argv: string[]) {
+  const out = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/credentials.ts', ...argv], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, CREDENTIALS_FILE: '', INIT_CWD: cwd },
+    ...user,
+  });
+  return { status: out.status, stdout: out.stdout, stderr: out.stderr };
+}
+
+/** Owner, group and permission bits of `path`. */
+const ownership = (path: string) => {
+  const s = statSync(path);
+  return { uid: s.uid, gid: s.gid, mode: (s.mode & 0o7777).toString(8) };
+};
+
+/** A scratch directory other users may enter (mkdtemp makes it 0700). */
+function sharedDir(prefix: string): string {
+  const dir = scratchDir(prefix);
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+describe.runIf(isRoot)('the credential file keeps its owner, group and mode (run as root)', () => {
+  it('creates a new file 0600, and keeps the owner, group and mode of the file it replaces', () => {
+    const dir = sharedDir('credentials-owner');
+    const file = join(dir, 'credentials.json');
+    const made = credentialsAs(undefined, dir, 'create', 'project', 'acme', '--file', 'credentials.json');
+    expect(made.status, made.stderr).toBe(0);
+    expect(ownership(file)).toEqual({ uid: 0, gid: 0, mode: '600' });
+
+    for (const [uid, gid, mode] of [
+      [0, SERVICE.gid, 0o640],
+      [SERVICE.uid, SERVICE.gid, 0o640],
+      [SERVICE.uid, 0, 0o660],
+    ] as const) {
+      chownSync(file, uid, gid);
+      chmodSync(file, mode);
+      const created = credentialsAs(undefined, dir, 'create', 'client', `ci-${uid}-${gid}`, '--file', 'credentials.json');
+      expect(created.status, created.stderr).toBe(0);
+      expect(ownership(file), 'after create').toEqual({ uid, gid, mode: mode.toString(8) });
+      const revoked = credentialsAs(undefined, dir, 'revoke', 'client', `ci-${uid}-${gid}`, '--file', 'credentials.json');
+      expect(revoked.status, revoked.stderr).toBe(0);
+      expect(ownership(file), 'after revoke').toEqual({ uid, gid, mode: mode.toString(8) });
+    }
+    expect(readdirSync(dir), 'no temporary file left behind').toEqual(['credentials.json']);
+  });
+
+  it('refuses, changing nothing and showing no secret, when the operator cannot give the new file the old owner', () => {
+    const dir = sharedDir('credentials-not-owner');
+    chownSync(dir, SERVICE.uid, SERVICE.gid);
+    const file = join(dir, 'credentials.json');
+    writeFileSync(file, JSON.stringify({ projects: [{ id: 'acme', key_sha256: DIGEST, resources: '*' }] }));
+    chmodSync(file, 0o644);
+    const before = readFileSync(file, 'utf8');
+    const out = credentialsAs(SERVICE, dir, 'create', 'project', 'other', '--file', 'credentials.json');
+    expect(out.status).toBe(1);
+    expect(out.stdout, 'no secret for a credential that was not written').toBe('');
+    expect(out.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/belongs to uid 0 gid 0.*run the command as root or as the file's owner: nothing was changed/),
+    ]);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(ownership(file)).toEqual({ uid: 0, gid: 0, mode: '644' });
+    expect(readdirSync(dir)).toEqual(['credentials.json']);
+  });
+
+  it('a revoke reaches a gateway running as the service user that reads the file through its group (root:group 0640)', async () => {
+    const dir = sharedDir('credentials-service-user');
+    const file = join(dir, 'credentials.json');
+    const gone = credentialsAs(undefined, dir, 'create', 'project', 'gone', '--file', 'credentials.json');
+    const kept = credentialsAs(undefined, dir, 'create', 'project', 'kept', '--file', 'credentials.json');
+    expect([gone.status, kept.status], gone.stderr + kept.stderr).toEqual([0, 0]);
+    chownSync(file, 0, SERVICE.gid);
+    chmodSync(file, 0o640);
+    const gateway = await startGatewayProcess({ CREDENTIALS_FILE: file }, undefined, SERVICE);
+    gateways.push(gateway);
+    const status = async (key: string) => (await fetch(`${gateway.origin}/v2/species/ABBA`, { headers: { Authorization: `ApiKey ${key}` } })).status;
+    expect([await status(gone.stdout.trim()), await status(kept.stdout.trim())]).toEqual([200, 200]);
+
+    const revoked = credentialsAs(undefined, dir, 'revoke', 'project', 'gone', '--file', 'credentials.json');
+    expect(revoked.status, revoked.stderr).toBe(0);
+    const since = statSync(file).mtimeMs;
+    while ((await status(gone.stdout.trim())) === 200 && Date.now() - since < 5000) await sleep(50);
+    expect(await status(gone.stdout.trim()), gateway.lines.slice(-3).join('\n')).toBe(401);
+    expect(Date.now() - since, 'refused within 2 s of the revoke').toBeLessThan(2000);
+    expect(await status(kept.stdout.trim())).toBe(200);
+    expect(gateway.lines.join('\n')).not.toMatch(/credentials not reloaded/);
   });
 });

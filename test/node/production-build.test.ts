@@ -1,17 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -29,10 +17,21 @@ const stop = (child: ChildProcess) => {
   }
 };
 let copy: string | undefined;
+/** Directories to remove at the end. */
+const made: string[] = [];
 afterAll(() => {
   groups.forEach(stop);
-  if (copy) rmSync(copy, { recursive: true, force: true });
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * The paths the README's "What to ship" sentence names, in its order: the backquoted words before
+ * its first parenthesis (`dist/`, ..., `node_modules/`).
+ */
+function shipList(production: string): string[] {
+  const sentence = production.split('**What to ship**:')[1]?.split('(')[0] ?? '';
+  return [...sentence.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+}
 
 /** The repository as a fresh clone would have it: tracked and new files, no node_modules, dist/ or generated/. */
 function cloneLike(): string {
@@ -104,6 +103,7 @@ function importedPackages(bundle: string): string[] {
 describe('the production build (CONTRACT section 17)', () => {
   it('a fresh clone starts with `npm start`; after `npm run build` it serves with only `dependencies` installed, and refuses without a build', async () => {
     copy = cloneLike();
+    made.push(copy);
     // Development: the repository's own installation, development tools included.
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
 
@@ -148,13 +148,21 @@ console.log(JSON.stringify({ withBundle, afterImport: loaded() }));`,
     expect(JSON.parse(probe.stdout), 'modules of prom-client and ioredis loaded').toEqual({ withBundle: 0, afterImport: expect.any(Number) });
     expect(JSON.parse(probe.stdout).afterImport).toBeGreaterThan(0);
 
-    // Production: the same tree with only `dependencies` installed (from the npm cache, no network).
-    expect(lstatSync(join(copy, 'node_modules')).isSymbolicLink()).toBe(true);
-    unlinkSync(join(copy, 'node_modules'));
-    const install = npm(copy, 'ci', '--omit=dev', '--offline', '--no-audit', '--no-fund', '--ignore-scripts');
+    // Production: exactly what the README says to ship, with only `dependencies` installed (from
+    // the npm cache, no network), as `npm ci --omit=dev` on the target does.
+    const toShip = shipList(production);
+    expect(toShip, 'the README names node_modules/ and package.json to ship').toEqual(expect.arrayContaining(['node_modules/', 'package.json']));
+    const shipped = mkdtempSync(join(tmpdir(), 'gateway-shipped-'));
+    made.push(shipped);
+    for (const path of toShip.filter((p) => p !== 'node_modules/')) {
+      expect(existsSync(join(copy, path)), `${path}, listed to ship, is in the build`).toBe(true);
+      cpSync(join(copy, path), join(shipped, path), { recursive: true, preserveTimestamps: true });
+    }
+    const install = npm(shipped, 'ci', '--omit=dev', '--offline', '--no-audit', '--no-fund', '--ignore-scripts');
     expect(install.status, install.stderr).toBe(0);
-    const resolveFromCopy = createRequire(join(copy, 'package.json'));
+    const resolveFromCopy = createRequire(join(shipped, 'package.json'));
     for (const tool of ['tsx', 'esbuild', 'typescript']) expect(() => resolveFromCopy.resolve(tool), `${tool} must not be installed`).toThrow();
+    copy = shipped;
 
     const prod = await npmStart(copy);
     expect(prod.port, prod.output).toBeGreaterThan(0);
@@ -163,10 +171,13 @@ console.log(JSON.stringify({ withBundle, afterImport: loaded() }));`,
     expect(prod.output).not.toMatch(/compil|built dist/);
 
     // Every operator command the README names runs without the development tools, and answers --help.
+    const helped = [...production.matchAll(/^npm run (\S+) -- --help$/gm)].map((m) => m[1]);
+    expect(helped, 'the README shows --help for each operator command').toEqual(['credentials', 'kv:credentials', 'report', 'check']);
     for (const [script, usage] of [
       ['credentials', /usage:\n\s+npm run credentials -- create project/],
       ['kv:credentials', /^usage: npm run kv:credentials --/],
       ['report', /^usage: npm run report --/],
+      ['check', /^usage: npm start .*\n\s+npm run check /],
     ] as const) {
       const help = npm(copy, 'run', '--silent', script, '--', '--help');
       expect(help.status, `${script} --help: ${help.stderr}`).toBe(0);
@@ -205,6 +216,29 @@ console.log(JSON.stringify({ withBundle, afterImport: loaded() }));`,
     expect(refused.output).toMatch(/dist\/node\.js.*missing.*`npm ci && npm run build`/);
     expect(refused.output).not.toMatch(/\n\s+at /);
   }, 240_000);
+});
+
+describe('the Dockerfile and the systemd unit (CONTRACT section 22)', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const dockerfile = readFileSync(join(ROOT, 'deploy/Dockerfile'), 'utf8');
+  const unit = readFileSync(join(ROOT, 'deploy/botanical-gateway.service'), 'utf8');
+
+  it('the image holds exactly what the README says to ship', () => {
+    const copied = [...dockerfile.matchAll(/^COPY --from=build (.+) \S+$/gm)].flatMap((m) =>
+      m[1]!.split(/\s+/).map((p) => {
+        const path = p.replace(/^\/app\//, '');
+        return path.includes('.') ? path : `${path}/`;
+      }),
+    );
+    expect(copied.sort()).toEqual(shipList(readme.split('## Production on Node')[1]!).sort());
+  });
+
+  it('start node itself (signals reach the gateway), and the unit reloads with SIGHUP', () => {
+    expect(dockerfile).toMatch(/^CMD \["node", /m);
+    expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node /m);
+    expect(unit).toMatch(/^ExecReload=\/bin\/kill -HUP \$MAINPID$/m);
+    expect(`${dockerfile}\n${unit}`).not.toMatch(/^(CMD|ExecStart=).*\bnpm\b/m);
+  });
 });
 
 describe('what git keeps out of the repository', () => {

@@ -18,11 +18,17 @@ const FROM_SOURCES = [process.execPath, '--import', 'tsx', 'src/node.ts'];
 
 /**
  * Starts the gateway as a real process on a free loopback port (by default `src/node.ts`; `command`
- * is another command line, run in the repository root); resolves once it listens.
+ * is another command line, run in the repository root); resolves once it listens. `user` runs
+ * it as another user and group (a test running as root), as a service's `User=` does.
  */
-export function startGatewayProcess(env: Record<string, string>, command: readonly string[] = FROM_SOURCES): Promise<GatewayProcess> {
+export function startGatewayProcess(
+  env: Record<string, string>,
+  command: readonly string[] = FROM_SOURCES,
+  user: { uid?: number; gid?: number } = {},
+): Promise<GatewayProcess> {
   const [program, ...args] = command;
   const child = spawn(program!, args, {
+    ...user,
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

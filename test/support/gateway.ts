@@ -10,6 +10,7 @@ import { createApp } from '../../src/app';
 import { parseConfig, type Config, type ConfigVars } from '../../src/config';
 import type { LogLine, Services } from '../../src/env';
 import { fileStore, nodeDocsAssets } from '../../src/node';
+import { nodeBackendFetch } from '../../src/node/backend-fetch';
 import { BundledSource } from '../../src/services/bundled/bundled-source';
 import { ManualClock } from '../../src/services/clock';
 import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
@@ -29,6 +30,9 @@ export interface TestApp extends SuiteClient {
   clock: ManualClock;
   logs: LogLine[];
 }
+
+/** The Node entry's client for backend calls, one pool for the test file. */
+export const backendFetch = nodeBackendFetch();
 
 export interface TestAppOptions {
   env?: ConfigVars;
@@ -56,6 +60,8 @@ export function gatewayOver(source: RecordSource, options: TestAppOptions = {}):
       log: (line) => logs.push(line),
       fallbackSigningSecret: 'unused',
       docsAssets: nodeDocsAssets(),
+      // The Node entry's backend client, as a gateway process has it (exactly the documented headers).
+      backendFetch,
       // The backend clients assembled here record into the test's metrics too.
       ...(options.services?.metrics ? { metrics: options.services.metrics } : {}),
     }),

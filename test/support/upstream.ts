@@ -9,6 +9,7 @@ import { ManualClock } from '../../src/services/clock';
 import type { LogLine } from '../../src/env';
 import { MemoryResponseCache, UpstreamSource } from '../../src/services/upstream/index';
 import type { RetryBudget } from '../../src/services/upstream/retry-budget';
+import { backendFetch } from './gateway';
 import { DEMO, NOW, testApp, type TestApp } from './harness';
 
 export interface Loopback {
@@ -186,6 +187,8 @@ export function upstreamGateway(
   const source = new UpstreamSource({
     baseUrl,
     authorization: 'authorization' in options ? options.authorization : DEMO.key,
+    // The Node entry's client, as a gateway process calls its upstream.
+    fetch: backendFetch,
     cache,
     clock,
     tuning,
