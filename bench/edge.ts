@@ -40,7 +40,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { Miniflare } from 'miniflare';
+import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import WebSocket from 'ws';
 import { freePort } from './processes';
@@ -208,22 +208,24 @@ async function startWorkerd(): Promise<{ worker: FreshWorker; stop: () => Promis
   const { dir, modules, name, options } = built();
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const started = performance.now();
-  const mf = new Miniflare({
-    ...options,
-    name,
-    modules,
-    modulesRoot: dir,
-    kvPersist: join(DIR, '.wrangler/state/v3/kv'),
-    durableObjectsPersist: join(DIR, '.wrangler/state/v3/do'),
-    host: '127.0.0.1',
-    port,
-    inspectorPort,
-    // The worker's access lines are not the benchmark's output; its errors are.
-    handleRuntimeStdio: (stdout, stderr) => {
-      stdout.resume();
-      stderr.pipe(process.stderr);
-    },
-  });
+  // wrangler gives the worker's options in Miniflare 4's shape; Miniflare 5 converts them.
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      ...options,
+      name,
+      modules,
+      modulesRoot: dir,
+      kvPersist: join(DIR, '.wrangler/state/v3/kv'),
+      durableObjectsPersist: join(DIR, '.wrangler/state/v3/do'),
+      host: '127.0.0.1',
+      port,
+      inspectorPort,
+      // The worker's access lines are not the benchmark's output; its errors are.
+      handleStructuredLogs: ({ level, message }: { level: string; message: string }) => {
+        if (level === 'error') process.stderr.write(`${message}\n`);
+      },
+    }),
+  );
   await mf.ready;
   const ready = performance.now() - started;
   if (WARM_SERVICES) await warmServices(mf);

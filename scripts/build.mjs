@@ -57,7 +57,7 @@ function filesUnder(path) {
   if (!stat?.isDirectory()) return stat ? [full] : [];
   return readdirSync(full, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath ?? e.path, e.name))
+    .map((e) => join(e.parentPath, e.name))
     .sort();
 }
 
@@ -131,7 +131,7 @@ async function bundle(inputs, seen) {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node24',
     external: externalPackages(),
     sourcemap: 'linked',
     logLevel: 'warning',

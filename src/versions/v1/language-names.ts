@@ -6,8 +6,8 @@ let displayNames: Intl.DisplayNames | undefined;
 
 /**
  * The names of the codes in the bundled dataset, fixed: ICU builds differ (workerd's names only
- * `en` and `fr` of them), and v1 must answer alike on Node and Workers. These are Node 20's names;
- * the codes it cannot name (`aaq`, `alg`, `alq`, `ciw`, `pgm`) are absent and stay codes.
+ * `en` and `fr` of them), and v1 must answer alike on Node and Workers, and alike from one runtime
+ * release to the next. These are the names Node 20's ICU gave when v1 was frozen; the codes it could not name (`aaq`, `alg`, `alq`, `ciw`, `pgm`) are absent and stay codes.
  */
 const DATASET_NAMES: Readonly<Record<string, string>> = {
   en: 'English',
