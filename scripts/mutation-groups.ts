@@ -112,8 +112,10 @@ export const GROUPS: MutationGroup[] = [
   },
   {
     name: 'rate-limit',
-    mutate: ['fixed-window', 'memory-rate-limiter', 'redis-connection', 'redis-rate-limiter'].map((n) => `src/services/rate-limit/${n}.ts`),
-    tests: tests('rate-limit', 'auth-failures', 'fixed-window', 'redis-rate-limiter', 'redis-clock-skew', 'redis-fallback'),
+    mutate: ['fixed-window', 'memory-rate-limiter', 'local-first-rate-limiter', 'redis-connection', 'redis-rate-limiter'].map(
+      (n) => `src/services/rate-limit/${n}.ts`,
+    ),
+    tests: tests('rate-limit', 'auth-failures', 'fixed-window', 'local-first-rate-limiter', 'redis-rate-limiter', 'redis-clock-skew', 'redis-fallback'),
   },
   {
     name: 'credentials',

@@ -4,7 +4,6 @@
  * URL's scheme for the transport policy. Adding a suite to the edge run is one line here.
  */
 import { env } from 'cloudflare:workers';
-import { describe } from 'vitest';
 import { ManualClock } from '../../src/services/clock';
 import { buildGateway } from '../../src/worker/gateway';
 import { cachingSuite } from '../suites/caching.suite';
@@ -36,17 +35,6 @@ rateLimitSuite(workerClient);
 openapiSuite(workerClient);
 searchTextSuite(workerClient);
 methodsSuite(workerClient, ['TRACE', 'PROPFIND', 'PURGE']);
-// Again with every decision the Durable Object's: the suites whose outcome the limiter decides
-// (the failure throttle's is test/workers/auth-failures.test.ts). The v1 and v2 suites' data
-// answers do not depend on who counts them, and would double the run: smoke covers both versions.
-describe('RATE_LIMIT_MODE=exact', () => {
-  let exact: ReturnType<typeof gatewayClient> | undefined;
-  const exactClient = () => (exact ??= gatewayClient(buildGateway({ ...env, RATE_LIMIT_MODE: 'exact' })));
-  smokeSuite(exactClient);
-  v3Suite(exactClient);
-  oauthSuite(exactClient);
-  rateLimitSuite(exactClient);
-});
 // The transport and host suites stand the gateway on either side of the HTTPS cut-off.
 const gatewayAt = ({ now, env: vars }: { now: string; env: Record<string, string> }) =>
   gatewayClient(buildGateway({ ...env, ...vars }, new ManualClock(Date.parse(now))));
