@@ -209,14 +209,12 @@ async function startWorkerd(): Promise<{ worker: FreshWorker; stop: () => Promis
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const started = performance.now();
   // wrangler gives the worker's options in Miniflare 4's shape; Miniflare 5 converts them.
-  const mf = new Miniflare(
-    convertV4MiniflareOptions({
+  const mf = new Miniflare({
+    ...convertV4MiniflareOptions({
       ...options,
       name,
       modules,
       modulesRoot: dir,
-      kvPersist: join(DIR, '.wrangler/state/v3/kv'),
-      durableObjectsPersist: join(DIR, '.wrangler/state/v3/do'),
       host: '127.0.0.1',
       port,
       inspectorPort,
@@ -225,7 +223,9 @@ async function startWorkerd(): Promise<{ worker: FreshWorker; stop: () => Promis
         if (level === 'error') process.stderr.write(`${message}\n`);
       },
     }),
-  );
+    // `wrangler dev`'s local state, where `npm run seed:worker` put the demo credentials.
+    resourcePersistencePath: join(DIR, '.wrangler/state/v3'),
+  });
   await mf.ready;
   const ready = performance.now() - started;
   if (WARM_SERVICES) await warmServices(mf);
