@@ -97,6 +97,10 @@ describe('LocalFirstRateLimiter', () => {
     expect(distant.asked(), 'one question for the window').toBe(1);
     await answer();
     expect(limiter.peek('authfail:addr:192.0.2.1', 3, 60)).toMatchObject({ allowed: false, remaining: 0 });
+    // A hit's answer tells the count too: a peek after it asks nothing more.
+    limiter.hit('authfail:addr:192.0.2.2', 3, 60);
+    limiter.peek('authfail:addr:192.0.2.2', 3, 60);
+    expect(distant.asked()).toBe(1);
   });
 
   it('a failed reconciliation is reported, leaves the decision made, and a failed peek is asked again', async () => {
@@ -116,10 +120,12 @@ describe('LocalFirstRateLimiter', () => {
     limiter.peek('authfail:addr:x', 2, 60);
     await Promise.all(deferred);
     expect(failures).toEqual(['project:d: object unreachable', 'authfail:addr:x: object unreachable']);
-    // The unacknowledged hit still counts here; the peek asks again.
-    expect(limiter.hit('project:d', 2, 60)).toMatchObject({ allowed: true, remaining: 0 });
+    // The unacknowledged hit still counts here; a peek of either bucket asks again.
     limiter.peek('authfail:addr:x', 2, 60);
+    expect(calls).toBe(3);
+    limiter.peek('project:d', 2, 60);
     expect(calls).toBe(4);
+    expect(limiter.hit('project:d', 2, 60)).toMatchObject({ allowed: true, remaining: 0 });
   });
 
   it('starts each window from nothing known', async () => {

@@ -85,15 +85,14 @@ export class LocalFirstRateLimiter implements RateLimiter {
     const settled = answer.then(
       (decision) => {
         if (ownHit) known.pending--;
-        // The authority's count: what a refusal or the remaining count says. Answers may come
-        // back out of order; within a window the count only grows.
-        const count = decision.allowed || !ownHit ? decision.limit - decision.remaining : decision.limit;
-        known.confirmed = Math.max(known.confirmed, count);
+        // The authority's count (a refusal says 0 remaining: the limit). Answers may come back
+        // out of order; within a window the count only grows.
+        known.confirmed = Math.max(known.confirmed, decision.limit - decision.remaining);
       },
       (err: unknown) => {
-        // An admitted hit the authority never heard of still counts here, for this window; a peek
-        // that failed is asked again next time, so the window is not left unknown for good.
-        if (!ownHit) known.asked = false;
+        // An admitted hit the authority never heard of still counts here, for this window; and
+        // the authority's count is asked again at the next peek, so it is not left unknown for good.
+        known.asked = false;
         this.options.failed(bucket, err);
       },
     );
