@@ -4,6 +4,7 @@
  * gateway to after a full collection, and what the start flags' `--max-old-space-size` leaves room for.
  */
 import { LOG_QUEUE_MAX_BYTES } from '../src/node';
+import { KNOWN_GOOD_BYTES } from '../src/policies/auth-failures';
 import { KNOWN_HOST_BYTES } from '../src/policies/host';
 import { PAGE_CACHE_BYTES, SEEN_KEY_BYTES } from '../src/routes/page-cache';
 import { DETAIL_CACHE_BYTES, REWRITTEN_BYTES } from '../src/routes/resources';
@@ -22,6 +23,7 @@ export const CACHE_CAPS: Record<string, number> = {
   'page and detail keys seen once': 2 * SEEN_KEY_BYTES,
   'v1 records rewritten': REWRITTEN_BYTES,
   'rate-limit and failed-authentication buckets': RATE_LIMIT_BYTES,
+  'secrets that authenticated lately (API credentials; token-endpoint clients)': 2 * KNOWN_GOOD_BYTES,
   'host verdicts': KNOWN_HOST_BYTES,
   'log lines waiting for a slow reader': LOG_QUEUE_MAX_BYTES,
 };

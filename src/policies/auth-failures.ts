@@ -1,8 +1,10 @@
 import type { Context } from 'hono';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../errors/api-error';
 import type { ErrorCode } from '../errors/codes';
+import { entryBytes } from '../services/cache/entry-size';
 import type { RateLimitDecision } from '../services/rate-limiter';
 import { isPromise } from './policy';
 import { WINDOW_SECONDS } from './rate-limit';
@@ -21,11 +23,11 @@ export interface AuthFailure {
 const LOGGED_CLIENT_ID = 200;
 
 /**
- * How many secrets that authenticated lately are remembered (each a 64-character digest and a
- * time, about 200 bytes with the map's own overhead: 2 MB at most). Only a success adds one, so
- * traffic cannot fill it with guesses; past the cap the longest unseen is forgotten first.
+ * Bytes the secrets that authenticated lately may take (each a 64-character digest and a time,
+ * key and overhead counted: some 5,000). Only a success adds one, so traffic cannot fill it with
+ * guesses; past the cap the longest unseen is forgotten first.
  */
-export const KNOWN_GOOD_MAX = 10_000;
+export const KNOWN_GOOD_BYTES = 2 * 1024 * 1024;
 
 interface Bucket {
   name: string;
@@ -43,8 +45,8 @@ interface Bucket {
  */
 export class FailedAuthentications {
   private readonly limit: number;
-  /** Digests of secrets that authenticated lately, with when they last did; oldest first. */
-  private readonly good = new Map<string, number>();
+  /** Digests of secrets that authenticated lately, with when they last did. */
+  private readonly good = new LRUCache<string, number>({ maxSize: KNOWN_GOOD_BYTES, sizeCalculation: (_, key) => entryBytes(key, 8) });
 
   constructor(
     private readonly config: Pick<Config, 'trustProxy' | 'hostile'>,
@@ -68,12 +70,8 @@ export class FailedAuthentications {
   rememberGood(digest: string): void {
     const now = this.services.clock.now();
     const seen = this.good.get(digest);
-    // Refreshed at most once a second: a busy key costs no map writes on most requests.
-    if (seen !== undefined && now - seen < 1000) return;
-    // Deleted first, so the map's order stays the order of last success.
-    this.good.delete(digest);
-    this.good.set(digest, now);
-    if (this.good.size > KNOWN_GOOD_MAX) this.good.delete(this.good.keys().next().value!);
+    // Refreshed at most once a second: a busy key costs no cache writes on most requests.
+    if (seen === undefined || now - seen >= 1000) this.good.set(digest, now);
   }
 
   /**

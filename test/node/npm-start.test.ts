@@ -3,45 +3,21 @@
  * names the gateway's pid, SIGHUP to it reloads, and SIGHUP to npm's pid (which kills npm) does
  * not leave an orphaned gateway holding the port.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../support/gateway-process';
+import { ROOT, startNpm, stopGroup } from '../support/gateway-process';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const groups: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of groups) {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
-});
+afterAll(() => groups.forEach(stopGroup));
 
 /** `npm start` in its own process group, once its gateway listens: npm's child, the listening line, and every line. */
-function npmStart(): Promise<{ npm: ChildProcess; listening: { port: number; pid?: number }; lines: string[] }> {
-  const npm = spawn('npm', ['start'], {
-    cwd: ROOT,
-    detached: true,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', CREDENTIALS_FILE: '', NODE_PATH: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  groups.push(npm);
-  const lines: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not listen:\n${lines.join('\n')}`)), 60_000);
-    createInterface({ input: npm.stderr! }).on('line', (l) => lines.push(l));
-    createInterface({ input: npm.stdout! }).on('line', (line) => {
-      lines.push(line);
-      if (!line.includes('"gateway listening"')) return;
-      clearTimeout(timer);
-      resolve({ npm, listening: JSON.parse(line), lines });
-    });
-    npm.once('exit', (code) => reject(new Error(`npm start exited ${code}:\n${lines.join('\n')}`)));
-  });
+async function npmStart(): Promise<{ npm: ChildProcess; listening: { port: number; pid?: number }; lines: string[] }> {
+  const started = await startNpm(ROOT, { CREDENTIALS_FILE: '' });
+  groups.push(started.child);
+  if (!started.listening) throw new Error(`npm start exited ${started.code}:\n${started.output}`);
+  return { npm: started.child, listening: started.listening, lines: started.lines };
 }
 
 const alive = (pid: number) => {

@@ -1,21 +1,14 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startNpm, stopGroup } from '../support/gateway-process';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const groups: ChildProcess[] = [];
-const stop = (child: ChildProcess) => {
-  try {
-    // `npm start` is npm, a shell and node: the whole process group goes.
-    process.kill(-child.pid!, 'SIGKILL');
-  } catch {
-    /* already gone */
-  }
-};
+const stop = stopGroup;
 let copy: string | undefined;
 /** Directories to remove at the end. */
 const made: string[] = [];
@@ -52,30 +45,10 @@ const npmWith = (env: Record<string, string>, cwd: string, ...args: string[]) =>
 const SHIPPED_BUNDLES = ['node', 'credentials', 'kv-credentials', 'report'];
 
 /** `npm start` in `cwd` on a free port: its output until it listens (or exits), and the port. */
-function npmStart(cwd: string): Promise<{ port?: number; code?: number | null; output: string; child: ChildProcess }> {
-  const child = spawn('npm', ['start'], {
-    cwd,
-    detached: true,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_PATH: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  groups.push(child);
-  const lines: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not listen:\n${lines.join('\n')}`)), 60_000);
-    createInterface({ input: child.stderr! }).on('line', (l) => lines.push(l));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      lines.push(line);
-      if (line.includes('gateway listening')) {
-        clearTimeout(timer);
-        resolve({ port: JSON.parse(line).port, output: lines.join('\n'), child });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      setTimeout(() => resolve({ code, output: lines.join('\n'), child }), 50);
-    });
-  });
+async function npmStart(cwd: string): Promise<{ port?: number; code?: number | null; output: string; child: ChildProcess }> {
+  const started = await startNpm(cwd);
+  groups.push(started.child);
+  return { port: started.listening?.port, code: started.code, output: started.output, child: started.child };
 }
 
 async function speciesStatus(port: number): Promise<number> {

@@ -58,3 +58,64 @@ export function startGatewayProcess(
     });
   });
 }
+
+/** `npm start` as a test starts it: its process group, and what it wrote. */
+export interface NpmStart {
+  /** npm itself, the leader of its own process group (npm, and node under it). */
+  child: ChildProcess;
+  /** Every line so far, stdout and stderr; it goes on filling while the process runs. */
+  lines: string[];
+  /** Every line so far as one text. */
+  readonly output: string;
+  /** The gateway's "gateway listening" line, once it listened. */
+  listening?: { port: number; pid?: number };
+  /** Its exit code, when it ended instead of listening. */
+  code?: number | null;
+}
+
+/**
+ * `npm start` in `cwd`, detached in a process group of its own (`stopGroup` ends npm and node
+ * together); resolves once the gateway listens, or once npm has ended without it listening.
+ */
+export function startNpm(cwd: string, env: Record<string, string> = {}): Promise<NpmStart> {
+  const child = spawn('npm', ['start'], {
+    cwd,
+    detached: true,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', NODE_PATH: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const started: NpmStart = {
+    child,
+    lines,
+    get output() {
+      return lines.join('\n');
+    },
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start did not listen:\n${started.output}`)), 60_000);
+    createInterface({ input: child.stderr! }).on('line', (l) => lines.push(l));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      if (!line.includes('"gateway listening"')) return;
+      clearTimeout(timer);
+      started.listening = JSON.parse(line);
+      resolve(started);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      started.code = code;
+      // The pipes may still hold the last lines.
+      setTimeout(() => resolve(started), 50);
+    });
+  });
+}
+
+/** Ends a process group `startNpm` started (npm, and the node under it), if it is still there. */
+export function stopGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+}

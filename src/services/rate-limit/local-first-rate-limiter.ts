@@ -1,7 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock';
+import { entryBytes } from '../cache/entry-size';
 import type { RateLimitDecision, RateLimiter } from '../rate-limiter';
 import { countHit, peekWindow, windowStart, type WindowState } from './fixed-window';
+import { RATE_LIMIT_BYTES } from './memory-rate-limiter';
+
+/** What is known of a window: its start, two counts and a flag. */
+const KNOWN_BYTES = 48;
 
 /** What this instance knows of one bucket's current window. */
 interface Known {
@@ -19,8 +24,11 @@ export interface LocalFirstOptions {
   defer(task: Promise<unknown>): void;
   /** A reconciliation that failed; the decision already made stands. */
   failed(bucket: string, err: unknown): void;
-  /** Buckets held; the least recently used is forgotten first. */
-  maxBuckets?: number;
+  /**
+   * Bytes the buckets held may take, keys and overhead counted (bucket names hold what callers
+   * send: addresses, `client_id`s); the least recently used is forgotten first.
+   */
+  maxBytes?: number;
 }
 
 /**
@@ -43,7 +51,7 @@ export class LocalFirstRateLimiter implements RateLimiter {
     private readonly clock: Clock,
     private readonly options: LocalFirstOptions,
   ) {
-    this.known = new LRUCache({ maxSize: options.maxBuckets ?? 50_000, sizeCalculation: () => 1 });
+    this.known = new LRUCache({ maxSize: options.maxBytes ?? RATE_LIMIT_BYTES, sizeCalculation: (_, key) => entryBytes(key, KNOWN_BYTES) });
   }
 
   hit(bucket: string, limit: number, windowSeconds: number): RateLimitDecision {
