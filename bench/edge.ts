@@ -31,7 +31,7 @@
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's worker with this harness.
  * Seeds the demo credentials into local KV first (`npm run seed:worker`). Not part of `npm test`.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
@@ -43,7 +43,7 @@ import { gzipSync } from 'node:zlib';
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import WebSocket from 'ws';
-import { freePort } from './processes';
+import { freePort, startProcess } from '../tools/processes';
 import { everyTermReads, summary, type TermReads } from './search-reads';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -245,30 +245,21 @@ async function warmServices(mf: Miniflare): Promise<void> {
 async function startWranglerDev(): Promise<{ worker: FreshWorker; stop: () => Promise<void> }> {
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const started = performance.now();
-  const dev = spawn(WRANGLER, ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)], {
+  const dev = await startProcess({
+    command: WRANGLER,
+    args: ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)],
     cwd: DIR,
-    env: ENV,
-    detached: true,
+    baseEnv: ENV,
+    // Its own process group: wrangler and the workerd it starts are stopped together.
+    group: true,
+    ready: (line) => (line.includes('Ready on') ? true : undefined),
+    readyOn: 'any',
+    guardMs: 90_000,
+    keepLines: false,
   });
   const stop = async () => {
-    if (dev.pid) process.kill(-dev.pid, 'SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
+    await dev.stop('SIGTERM');
   };
-  try {
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`wrangler dev not ready in 90 s:\n${out}`)), 90_000);
-      const read = (chunk: Buffer) => {
-        out += chunk;
-        if (out.includes('Ready on')) clearTimeout(timer), resolve();
-      };
-      dev.stdout.on('data', read);
-      dev.stderr.on('data', read);
-    });
-  } catch (err) {
-    await stop();
-    throw err;
-  }
   const inspector = new Inspector(`ws://127.0.0.1:${inspectorPort}/ws`);
   return { worker: { port, inspector, ready: performance.now() - started }, stop };
 }

@@ -11,7 +11,8 @@
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { liveMemory } from './inspector';
-import { freePort, productionArgs, rssMb, startGateway, withNodeFlags } from './processes';
+import { freePort } from '../tools/processes';
+import { productionArgs, rssMb, startGateway, withNodeFlags } from './processes';
 import { plan } from './soak';
 import { CACHE_CAPS, DATASET_WORKING_SET_BYTES } from './memory-budget';
 

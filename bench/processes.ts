@@ -1,12 +1,10 @@
 /** Child processes for the benchmarks: each server gets its own event loop, as in a deployment. */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { freePort, ROOT, startProcess } from '../tools/processes';
 
 /**
  * `BENCH_PIN=<load cpu>:<server cpu>` (e.g. `0:1`): the benchmark process, which generates the
@@ -38,7 +36,7 @@ export interface Server {
  * `urlOf` reads from the first stdout line that announces it, then keeps draining stdout so the
  * child never blocks.
  */
-export function startServer(
+export async function startServer(
   name: string,
   args: string[],
   env: Record<string, string>,
@@ -48,23 +46,10 @@ export function startServer(
   const begun = performance.now();
   // taskset execs node, so the child's pid is the server's.
   const [command, argv] = PIN ? ['taskset', ['-c', PIN[2]!, process.execPath, ...args]] : [process.execPath, args];
-  const child = spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      for (const line of buffer.split('\n')) {
-        const url = urlOf(line);
-        if (url === undefined) continue;
-        child.stdout!.off('data', onData);
-        child.stdout!.resume();
-        resolve({ url, child, line, startedMs: performance.now() - begun });
-        return;
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before listening`)));
+  const started = await startProcess({ command, args: argv, cwd, env, ready: urlOf, stderr: 'inherit', keepLines: false }).catch((error: Error) => {
+    throw new Error(`${name}: ${error.message}`);
   });
+  return { url: started.ready!, child: started.child, line: started.stdout.at(-1)!, startedMs: performance.now() - begun };
 }
 
 /** The gateway's URL from its `gateway listening` line. */
@@ -141,16 +126,6 @@ export async function startGatewayHost(name: string, gateways: HostedGateway[]):
 /** `args` of a Node command line (flags, then the script) with `flags` added before the script. */
 export function withNodeFlags(args: string[], ...flags: string[]): string[] {
   return [...args.slice(0, -1), ...flags, ...args.slice(-1)];
-}
-
-/** A loopback port the OS says is free now (for tools that need a number, not 0). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A process's resident set, in MB (Linux `/proc`). */

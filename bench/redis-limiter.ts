@@ -11,7 +11,7 @@ import { MemoryRateLimiter } from '../src/services/rate-limit/memory-rate-limite
 import { redisWindows } from '../src/services/rate-limit/redis-connection';
 import { RedisRateLimiter } from '../src/services/rate-limit/redis-rate-limiter';
 import type { RateLimiter } from '../src/services/rate-limiter';
-import { startGatewayProcess } from '../test/support/gateway-process';
+import { startGatewayProcess } from '../tools/processes';
 import { startRedisServer } from '../test/support/redis-server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

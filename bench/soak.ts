@@ -20,7 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { type LiveMemory, liveMemory } from './inspector';
-import { freePort, productionArgs, rssMb, type Server, startGateway, withNodeFlags } from './processes';
+import { freePort } from '../tools/processes';
+import { productionArgs, rssMb, type Server, startGateway, withNodeFlags } from './processes';
 
 const SECONDS = Number(process.argv[2] ?? process.env.SOAK_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 8);

@@ -8,9 +8,9 @@
  * CPU its processes had used by the first 200 as well (what a loaded machine blurs less than the
  * wall time). Not part of `npm test`.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { startProcess } from '../tools/processes';
 
 const RUNS = Number(process.argv[2] ?? 5);
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -38,29 +38,23 @@ function groupCpu(pgid: number): number {
   }, 0);
 }
 
-function startup([command, args, cwd = ROOT]: readonly [string, readonly string[], string?]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'ignore'],
-      detached: true,
-    });
-    createInterface({ input: child.stdout }).on('line', async (line) => {
-      if (!line.includes('gateway listening')) return;
-      const ms = command === 'npm' ? await firstOk((JSON.parse(line) as { port: number }).port, started) : performance.now() - started;
-      if (command === 'npm') cpu.get(cwd)?.push(groupCpu(child.pid!));
-      // The whole group: the tsx command runs the server as its own child.
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        /* already gone (the floor exits by itself) */
-      }
-      resolve(ms);
-    });
-    child.on('exit', (code) => setTimeout(() => reject(new Error(`${command} exited ${code} before listening`)), 100));
+async function startup([command, args, cwd = ROOT]: readonly [string, readonly string[], string?]): Promise<number> {
+  const started = performance.now();
+  const run = await startProcess({
+    command,
+    args,
+    cwd,
+    env: { PORT: '0', HOST: '127.0.0.1' },
+    // The floor prints the bare words; the gateway its JSON line.
+    ready: (line) => (line.includes('gateway listening') ? { at: performance.now(), line } : undefined),
+    group: true,
   });
+  const { at, line } = run.ready!;
+  const ms = command === 'npm' ? await firstOk((JSON.parse(line) as { port: number }).port, started) : at - started;
+  if (command === 'npm') cpu.get(cwd)?.push(groupCpu(run.child.pid!));
+  // The whole group: the tsx command runs the server as its own child.
+  await run.stop();
+  return ms;
 }
 
 /** Milliseconds from `started` to the first 200 of `/healthz` on `port`. */

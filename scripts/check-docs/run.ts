@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
+import { FROM_SOURCES, gatewayListening, type Started, startProcess } from '../../tools/processes';
 import type { DocCommand } from './markdown';
 
 export interface RunOutcome {
@@ -42,7 +43,7 @@ interface Gateway {
  */
 export class DocsGateways {
   private readonly started = new Map<string, Promise<Gateway>>();
-  private readonly children: ChildProcess[] = [];
+  private readonly running: Started<unknown>[] = [];
 
   constructor(private readonly root: string) {}
 
@@ -62,31 +63,25 @@ export class DocsGateways {
   }
 
   stop(): void {
-    for (const child of this.children) child.kill('SIGKILL');
+    for (const gateway of this.running) void gateway.stop();
   }
 
-  private spawn(settings: Record<string, string>): Promise<Gateway> {
-    const lines: string[] = [];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
+  private async spawn(settings: Record<string, string>): Promise<Gateway> {
+    const gateway = await startProcess({
+      command: process.execPath,
+      args: FROM_SOURCES.slice(1),
       cwd: this.root,
-      env: cleanEnv({ ...settings, PORT: '0', HOST: '127.0.0.1' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      baseEnv: cleanEnv({}),
+      env: { ...settings, PORT: '0', HOST: '127.0.0.1' },
+      ready: gatewayListening,
+      earlyExit: 'resolve',
     });
-    this.children.push(child);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`did not start: ${lines.at(-1) ?? ''}`)), 30_000);
-      createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        lines.push(line);
-        if (!line.includes('gateway listening')) return;
-        clearTimeout(timer);
-        resolve({ port: JSON.parse(line).port, lines });
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`exited ${code}: ${lines.find((l) => !l.startsWith('{')) ?? lines.at(-1) ?? ''}`));
-      });
-    });
+    this.running.push(gateway);
+    if (!gateway.ready) {
+      const { lines, exit } = gateway;
+      throw new Error(`exited ${exit?.code}: ${lines.find((l) => !l.startsWith('{')) ?? lines.at(-1) ?? ''}`);
+    }
+    return { port: gateway.ready.port, lines: gateway.lines };
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
+import { startGatewayProcess, type GatewayProcess } from '../../tools/processes';
 import { DEMO } from '../support/harness';
 import { LEGACY_AUTHORIZATION, legacyV1, type LegacyV1 } from '../support/legacy-v1';
 import { fakePage, fakeUpstream, pageOf, sendJson, type FakeUpstream } from '../support/upstream';

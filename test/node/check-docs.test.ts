@@ -7,7 +7,7 @@ import { SOURCE_FOLDERS, classify, type Repository } from '../../scripts/check-d
 import { extractCommands, extractPathMentions, type DocCommand } from '../../scripts/check-docs/markdown';
 import { pipelineStatus } from '../../scripts/check-docs/run';
 import { segments } from '../../scripts/check-docs/shell';
-import { ROOT } from '../support/gateway-process';
+import { ROOT } from '../../tools/processes';
 
 const repo: Repository = { root: ROOT, scripts: { start: 'x', test: 'x', credentials: 'x', report: 'x', check: 'x', 'dev:worker': 'x' } };
 const command = (text: string, online = false): DocCommand => ({ file: 'doc.md', line: 1, text, online, block: 0 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../scripts/credentials/files';
 import { sha256Hex } from '../../src/core/crypto';
-import { ROOT, startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
+import { ROOT, startGatewayProcess, type GatewayProcess } from '../../tools/processes';
 import { scratchDir } from '../support/scratch';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

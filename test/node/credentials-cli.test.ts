@@ -8,7 +8,7 @@ import { kvEntries } from '../../src/services/credentials/kv-credential-store';
 import { parseArgs } from '../../scripts/credentials/args';
 import { UsageError, addCredential, listCredentials, revokeCredential, type NewCredential } from '../../scripts/credentials/document';
 import { kvRevokeCommands } from '../../scripts/credentials/kv-commands';
-import { ROOT, startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
+import { ROOT, startGatewayProcess, type GatewayProcess } from '../../tools/processes';
 import { scratchDir } from '../support/scratch';
 
 const DIGEST = 'a'.repeat(64);

@@ -23,7 +23,7 @@ import {
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rebuildAdvice } from '../../src/node/dataset-files';
-import { ROOT, startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
+import { ROOT, startGatewayProcess, type GatewayProcess } from '../../tools/processes';
 import { scratchDir } from '../support/scratch';
 
 const MB = 1024 * 1024;

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
+import { ROOT, startGatewayProcess, type GatewayProcess } from '../../tools/processes';
 
 /** Every curl line against localhost:8787 directly followed by a comment announcing a problem code. */
 const announced = ['README.md', ...readdirSync(`${ROOT}docs`).map((f) => `docs/${f}`)]

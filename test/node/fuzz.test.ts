@@ -14,7 +14,7 @@ import { METHODS } from 'node:http';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process';
+import { type GatewayProcess, startGatewayProcess } from '../../tools/processes';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500);

@@ -3,13 +3,12 @@
  * with the command line of deploy/Dockerfile and deploy/botanical-gateway.service (the same one),
  * and through `npm start`.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
-import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
+import { type GatewayProcess, ROOT, startGatewayProcess, startNpm } from '../../tools/processes';
 
 const KEY = 'ApiKey demo-project-key';
 const TOKEN_BODY = 'grant_type=client_credentials&client_id=demo-client&client_secret=demo-client-secret';
@@ -285,38 +284,18 @@ describe('graceful stop (CONTRACT section 21)', () => {
   }, 30_000);
 
   it('`npm start`: SIGTERM to npm reaches node, which drains and exits; nothing is left serving', async () => {
-    const npm = spawn('npm', ['start'], {
-      cwd: ROOT,
-      detached: true,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const lines: string[] = [];
-    createInterface({ input: npm.stderr! }).on('line', (l) => lines.push(l));
-    const closed = new Promise<number | null>((resolve) => npm.once('close', (code) => resolve(code)));
+    const npm = await startNpm(ROOT);
     try {
-      const port = await new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`npm start did not listen:\n${lines.join('\n')}`)), 60_000);
-        createInterface({ input: npm.stdout! }).on('line', (line) => {
-          lines.push(line);
-          if (line.includes('gateway listening')) {
-            clearTimeout(timer);
-            resolve(JSON.parse(line).port);
-          }
-        });
-      });
-      expect(await refused(port)).toBe(false);
-      npm.kill('SIGTERM');
-      const code = await closed;
-      expect(lines.join('\n')).toMatch(/"SIGTERM: draining"/);
-      expect(code, lines.join('\n')).toBe(0);
-      expect(await refused(port), 'a gateway is still listening after npm exited').toBe(true);
+      const port = npm.ready?.port;
+      expect(port, npm.output).toBeGreaterThan(0);
+      expect(await refused(port!)).toBe(false);
+      npm.child.kill('SIGTERM');
+      const { code } = await npm.exited;
+      expect(npm.output).toMatch(/"SIGTERM: draining"/);
+      expect(code, npm.output).toBe(0);
+      expect(await refused(port!), 'a gateway is still listening after npm exited').toBe(true);
     } finally {
-      try {
-        process.kill(-npm.pid!, 'SIGKILL');
-      } catch {
-        /* the group is gone */
-      }
+      await npm.stop();
     }
   }, 90_000);
 });

@@ -1,26 +1,18 @@
 /** `npm run legacy:example`, the local legacy v1 backend the README names for trying the migration controls. */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../support/gateway-process';
+import { startProcess } from '../../tools/processes';
 
 describe('npm run legacy:example', () => {
   it('serves v1 to the credential its start-up line gives for LEGACY_V1_AUTHORIZATION, and refuses others', async () => {
-    const child = spawn('npm', ['run', '--silent', 'legacy:example'], {
-      cwd: ROOT,
-      detached: true,
-      env: { ...process.env, PORT: '0' },
-      stdio: ['ignore', 'pipe', 'inherit'],
+    const legacy = await startProcess({
+      command: 'npm',
+      args: ['run', '--silent', 'legacy:example'],
+      env: { PORT: '0' },
+      group: true,
+      ready: (line) => (line.includes('"legacy listening"') ? (JSON.parse(line) as { url: string; gateway: string }) : undefined),
     });
     try {
-      const started = await new Promise<{ url: string; gateway: string }>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no "legacy listening" line')), 60_000);
-        createInterface({ input: child.stdout! }).on('line', (line) => {
-          if (!line.includes('"legacy listening"')) return;
-          clearTimeout(timer);
-          resolve(JSON.parse(line));
-        });
-      });
+      const started = legacy.ready!;
       const authorization = /LEGACY_V1_AUTHORIZATION='([^']+)'/.exec(started.gateway)?.[1];
       expect(started.gateway).toContain(`LEGACY_V1_URL=${started.url}`);
       expect(authorization).toMatch(/^Bearer /);
@@ -29,7 +21,7 @@ describe('npm run legacy:example', () => {
       expect(((await answered.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
       expect((await fetch(`${started.url}/species`)).status).toBe(401);
     } finally {
-      process.kill(-child.pid!, 'SIGKILL');
+      await legacy.stop();
     }
   }, 90_000);
 });

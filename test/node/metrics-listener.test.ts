@@ -5,7 +5,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/config';
-import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process';
+import { type GatewayProcess, startGatewayProcess } from '../../tools/processes';
 
 const started: GatewayProcess[] = [];
 afterEach(async () => {

@@ -1,46 +1,31 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
 import { json, walkPages, type SuiteClient } from '../suites/client';
 import { exchange, opened } from '../support/raw-http';
 import { scratchDir } from '../support/scratch';
+import { FROM_SOURCES, gatewayListening, type Started, startProcess } from '../../tools/processes';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
-const children: ChildProcess[] = [];
-afterAll(() =>
-  children.forEach((c) => {
-    c.kill('SIGKILL');
-  }),
-);
+const running: Started<unknown>[] = [];
+afterAll(() => Promise.all(running.map((p) => p.stop())));
 
-/** Starts `src/node.ts` as a real process on a free loopback port; resolves with its first log lines. */
-function startGateway(env: Record<string, string>): Promise<{ port: number; lines: string[]; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/**
+ * Starts `src/node.ts` as a real process on a free loopback port; resolves with its lines so far,
+ * or rejects with its exit code and lines when it ends without listening.
+ */
+async function startGateway(env: Record<string, string>): Promise<{ port: number; lines: string[]; child: ChildProcess }> {
+  const started = await startProcess({
+    command: process.execPath,
+    args: FROM_SOURCES.slice(1),
+    env: { PORT: '0', ...env },
+    ready: gatewayListening,
+    earlyExit: 'resolve',
   });
-  children.push(child);
-  const lines: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${lines.join('\n')}`)), 20_000);
-    createInterface({ input: child.stderr! }).on('line', (l) => lines.push(l));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      lines.push(line);
-      const port = line.includes('gateway listening') ? JSON.parse(line).port : undefined;
-      if (port) {
-        clearTimeout(timer);
-        resolve({ port, lines, child });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(Object.assign(new Error(`exited ${code}: ${lines.join('\n')}`), { code, lines }));
-    });
-  });
+  running.push(started);
+  if (!started.ready) throw Object.assign(new Error(`exited ${started.exit?.code}: ${started.output}`), { code: started.exit?.code, lines: started.lines });
+  return { port: started.ready.port, lines: started.lines, child: started.child };
 }
 
 const over = (port: number, authorization: string): SuiteClient => ({

@@ -1,59 +1,30 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
 import { scratchDir } from '../support/scratch';
+import { FROM_SOURCES, gatewayListening, type Started, startProcess } from '../../tools/processes';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
-const children: ChildProcess[] = [];
-afterAll(() =>
-  children.forEach((c) => {
-    c.kill('SIGKILL');
-  }),
-);
+const running: Started<unknown>[] = [];
+afterAll(() => Promise.all(running.map((p) => p.stop())));
 
-interface Started {
-  /** Set once the gateway listens. */
-  listening?: { host: string; port: number; credentials: Record<string, unknown> };
-  code?: number | null;
-  stdout: string[];
-  stderr: string[];
-}
-
-/** `src/node.ts` as a real process: resolves when it listens or exits. */
-function start(env: Record<string, string>, args: string[] = []): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** `src/node.ts` as a real process: resolves when it listens or exits (`code`), with its lines so far. */
+async function start(env: Record<string, string>, args: string[] = []) {
+  const started = await startProcess({
+    command: process.execPath,
+    args: [...FROM_SOURCES.slice(1), ...args],
+    env: { PORT: '0', HOST: '127.0.0.1', ...env },
+    ready: gatewayListening,
+    earlyExit: 'resolve',
   });
-  children.push(child);
-  const started: Started = { stdout: [], stderr: [] };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`neither listening nor exited: ${JSON.stringify(started)}`)), 30_000);
-    createInterface({ input: child.stderr! }).on('line', (l) => started.stderr.push(l));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      started.stdout.push(line);
-      if (line.includes('gateway listening')) {
-        clearTimeout(timer);
-        started.listening = JSON.parse(line);
-        resolve(started);
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      started.code = code;
-      // The stderr pipe may still hold the last line.
-      setTimeout(() => resolve(started), 50);
-    });
-  });
+  running.push(started);
+  return { listening: started.ready, code: started.exit?.code, stdout: started.stdout, stderr: started.stderr };
 }
+type Outcome = Awaited<ReturnType<typeof start>>;
 
 /** Start-up refused: exit 1 and exactly one line on stderr, naming the variable, no stack. */
-function expectRefused(started: Started, variable: string, text: RegExp) {
+function expectRefused(started: Outcome, variable: string, text: RegExp) {
   expect(started.listening, started.stdout.join('\n')).toBeUndefined();
   expect(started.code).toBe(1);
   expect(started.stderr, started.stderr.join('\n')).toHaveLength(1);

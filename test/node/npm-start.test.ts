@@ -3,21 +3,20 @@
  * names the gateway's pid, SIGHUP to it reloads, and SIGHUP to npm's pid (which kills npm) does
  * not leave an orphaned gateway holding the port.
  */
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, startNpm, stopGroup } from '../support/gateway-process';
+import { ROOT, type Started, startNpm } from '../../tools/processes';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const groups: ChildProcess[] = [];
-afterAll(() => groups.forEach(stopGroup));
+const groups: Started<unknown>[] = [];
+afterAll(() => Promise.all(groups.map((g) => g.stop())));
 
 /** `npm start` in its own process group, once its gateway listens: npm's child, the listening line, and every line. */
-async function npmStart(): Promise<{ npm: ChildProcess; listening: { port: number; pid?: number }; lines: string[] }> {
+async function npmStart() {
   const started = await startNpm(ROOT, { CREDENTIALS_FILE: '' });
-  groups.push(started.child);
-  if (!started.listening) throw new Error(`npm start exited ${started.code}:\n${started.output}`);
-  return { npm: started.child, listening: started.listening, lines: started.lines };
+  groups.push(started);
+  if (!started.ready) throw new Error(`npm start exited ${started.exit?.code}:\n${started.output}`);
+  return { npm: started.child, listening: started.ready, lines: started.lines };
 }
 
 const alive = (pid: number) => {

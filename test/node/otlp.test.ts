@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
+import { ROOT, startGatewayProcess, type GatewayProcess } from '../../tools/processes';
 import { DEMO } from '../support/harness';
 import { fakePage, fakeUpstream, pageOf, sendJson, sleep, type FakeUpstream } from '../support/upstream';
 

@@ -1,19 +1,18 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startNpm, stopGroup } from '../support/gateway-process';
+import { type Started, startNpm } from '../../tools/processes';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
-const groups: ChildProcess[] = [];
-const stop = stopGroup;
+const groups: Started<unknown>[] = [];
 let copy: string | undefined;
 /** Directories to remove at the end. */
 const made: string[] = [];
 afterAll(() => {
-  groups.forEach(stop);
+  for (const group of groups) void group.stop();
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -45,10 +44,10 @@ const npmWith = (env: Record<string, string>, cwd: string, ...args: string[]) =>
 const SHIPPED_BUNDLES = ['node', 'credentials', 'kv-credentials', 'report'];
 
 /** `npm start` in `cwd` on a free port: its output until it listens (or exits), and the port. */
-async function npmStart(cwd: string): Promise<{ port?: number; code?: number | null; output: string; child: ChildProcess }> {
+async function npmStart(cwd: string): Promise<{ port?: number; code?: number | null; output: string; stop: () => Promise<void> }> {
   const started = await startNpm(cwd);
-  groups.push(started.child);
-  return { port: started.listening?.port, code: started.code, output: started.output, child: started.child };
+  groups.push(started);
+  return { port: started.ready?.port, code: started.exit?.code, output: started.output, stop: () => started.stop() };
 }
 
 async function speciesStatus(port: number): Promise<number> {
@@ -84,7 +83,7 @@ describe('the production build (CONTRACT section 17)', () => {
     const dev = await npmStart(copy);
     expect(dev.port, dev.output).toBeGreaterThan(0);
     expect(await speciesStatus(dev.port!)).toBe(200);
-    stop(dev.child);
+    await dev.stop();
 
     const build = npm(copy, 'run', 'build');
     expect(build.status, build.stderr).toBe(0);
@@ -180,7 +179,7 @@ console.log(JSON.stringify({ withBundle, afterImport: loaded() }));`,
     const broken = npmWith({ CREDENTIALS_FILE: 'prod-gateway.log' }, copy, 'run', '--silent', 'check');
     expect(broken.status).toBe(1);
     expect(broken.stderr.trim()).toMatch(/^Invalid configuration: CREDENTIALS_FILE \(prod-gateway\.log\) could not be loaded: [^\n]+$/);
-    stop(prod.child);
+    await prod.stop();
 
     rmSync(join(copy, 'dist'), { recursive: true });
     const refused = await npmStart(copy);

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogLine } from '../../src/env';
-import { startGatewayProcess } from '../support/gateway-process';
+import { startGatewayProcess } from '../../tools/processes';
 import { DEMO, json } from '../support/harness';
 import { diskApp } from '../support/gateway';
 import { legacyV1, type LegacyV1 } from '../support/legacy-v1';

@@ -10,7 +10,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { DEMO } from './harness';
-import { startGatewayProcess, type GatewayProcess } from './gateway-process';
+import { startGatewayProcess, type GatewayProcess } from '../../tools/processes';
 import { LEGACY_AUTHORIZATION, legacyV1, type LegacyV1 } from './legacy-v1';
 
 export interface ObservedGateway {

@@ -2,26 +2,17 @@
  * A real Prometheus server (Debian package `prometheus`) of its own: a plain process with a
  * temporary configuration and storage, scraping given targets every second, on a free loopback port.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, startProcess } from '../../tools/processes';
 
 /** The path of a system binary, or undefined when it is not installed. */
 export function systemBinary(name: string): string | undefined {
   const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
   return found.status === 0 ? found.stdout.trim() || undefined : undefined;
 }
-
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 
 export interface PrometheusServer {
   url: string;
@@ -51,38 +42,21 @@ export async function startPrometheus(binary: string, targets: string[]): Promis
   );
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const output: string[] = [];
-  const child: ChildProcess = spawn(
-    binary,
-    [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        rmSync(dir, { recursive: true, force: true });
-        resolve();
-      };
-      if (child.exitCode !== null || child.signalCode !== null) return done();
-      child.once('exit', done);
-      child.kill('SIGKILL');
-    });
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`prometheus exited ${child.exitCode}: ${output.join('')}`);
-    const ready = await fetch(`${url}/-/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`prometheus not ready after 20 s: ${output.join('')}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // Ready once it logs so (info level, on stderr): waiting on that line, not polling.
+  const prometheus = await startProcess({
+    command: binary,
+    args: [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=info'],
+    ready: (line) => (line.includes('Server is ready to receive web requests') ? true : undefined),
+    readyOn: 'any',
+    keepLines: false,
+  }).catch((error: Error) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
+  const stop = async () => {
+    await prometheus.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
   const api = async (path: string, params: Record<string, string>) => {
     const res = await fetch(`${url}${path}?${new URLSearchParams(params)}`);
     const body = (await res.json()) as { status: string; data?: { result: unknown }; error?: string };
