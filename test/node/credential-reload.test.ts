@@ -122,6 +122,19 @@ describe('the credential file, read again while the gateway runs', () => {
     expect(await status('ApiKey acme-key-1'), 'the credential that stayed').toBe(200);
   });
 
+  it('applies a file emptied of its last credential: the last revoked key is refused within 2 s, with a warning', async () => {
+    await write({ projects: [['acme', 'acme-key-1']] });
+    expect(await status('ApiKey acme-key-1')).toBe(200);
+    const from = gateway.lines.length;
+    await write({});
+    expect(await refusedAfter('ApiKey acme-key-1'), 'the last key refused within 2 s').toBeLessThan(2000);
+    expect(await status('ApiKey acme-key-1')).toBe(401);
+    const warning = await waitForLine(from, (l) => l.level === 'warn');
+    expect(warning.message).toMatch(/holds no credentials now: every credential is refused/);
+    await write({ projects: [['acme', 'acme-key-1']] });
+    await waitForLine(from, (l) => l.message === 'credentials reloaded' && (l.credentials as { projects: number }).projects === 1);
+  });
+
   it.each([
     [
       'a bad entry',

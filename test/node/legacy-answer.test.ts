@@ -96,6 +96,20 @@ describe('legacy backend failing', () => {
     expect(down.logs.some((l) => String(l.message).startsWith('legacy v1 backend connection failed'))).toBe(true);
   });
 
+  // The statuses the v1 description gives this route (405 and 422 answer other routes).
+  it.each([400, 404, 410])('its own v1 answer %i reaches the caller as it is, not as a failure', async (status) => {
+    const t = migrationApp(legacy, { V1_ANSWER: 'legacy', UPSTREAM_RETRIES: '0' });
+    const answer = { statusCode: status, message: `the backend's own ${status}` };
+    legacy.fault = (res) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer));
+    try {
+      const res = await t.get('/v1/species/ABBA');
+      expect([res.status, await json(res)]).toEqual([status, answer]);
+      expect(res.headers.get('Deprecation')).toBe(DEFAULT_V1_HEADERS.deprecation);
+    } finally {
+      legacy.fault = undefined;
+    }
+  });
+
   it('answering 500: 502; hanging: 504 within the timeout', async () => {
     const t = migrationApp(legacy, { V1_ANSWER: 'legacy', UPSTREAM_TIMEOUT_MS: String(TIMEOUT), UPSTREAM_RETRIES: '0' });
     legacy.fault = (res) => res.writeHead(500).end('{"statusCode":500}');

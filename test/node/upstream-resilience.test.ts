@@ -26,6 +26,20 @@ describe('one retry, with jitter, within a budget', () => {
     expect(upstream.seen[0]!.headers['svc-request-id']).toBe(upstream.seen[1]!.headers['svc-request-id']);
   });
 
+  it.each([502, 503, 504])('an upstream that answers %i once, then answers, gives the caller 200 (one retry)', async (status) => {
+    const upstream = await fake((req, res, n) => (n === 1 ? sendJson(res, { error: 'passing' }, status) : ok(req, res, n)));
+    const res = await upstreamGateway(upstream.url).get('/v2/species/SP1');
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(upstream.seen).toHaveLength(2);
+  });
+
+  it('an upstream 500 is not retried: the caller gets 502 after one upstream request', async () => {
+    const upstream = await fake((req, res, n) => (n === 1 ? sendJson(res, { error: 'boom' }, 500) : ok(req, res, n)));
+    const res = await upstreamGateway(upstream.url).get('/v2/species/SP1');
+    expect(res.status).toBe(502);
+    expect(upstream.seen).toHaveLength(1);
+  });
+
   it('stops retrying once the budget is spent, and earns it back with traffic', async () => {
     const upstream = await fake(down);
     // A burst of one retry, then one retry per ten requests.
