@@ -5,8 +5,8 @@
  * the checker starts and in a scratch copy of the repository. Blocks marked ```sh online are
  * skipped, visibly. Each finding names file, line and command; exit status 1 when any fails.
  *
- *   npm run check:docs
- *   npm run check:docs -- docs/workers.md
+ *   npm run docs:check
+ *   npm run docs:check -- docs/workers.md
  */
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -67,7 +67,7 @@ export async function checkDocs(files: string[], print: (line: string) => void):
   for (const f of findings) print(`${f.file}:${f.line}: ${f.status.padEnd(13)} ${f.text}${f.detail ? `  -- ${f.detail.trim()}` : ''}`);
   const count = (status: Finding['status']) => findings.filter((f) => f.status === status).length;
   const failed = count('FAIL');
-  print(`check:docs: ${count('ok')} ran, ${count('static')} checked without running, ${count('skip (online)')} skipped (online), ${failed} failed`);
+  print(`docs:check: ${count('ok')} ran, ${count('static')} checked without running, ${count('skip (online)')} skipped (online), ${failed} failed`);
   return failed === 0;
 }
 
@@ -78,13 +78,13 @@ export function defaultFiles(): string[] {
   return [join(ROOT, 'README.md'), ...docs.map((f) => join(ROOT, 'docs', f))];
 }
 
-// Started as a program (`npm run check:docs`), not imported.
+// Started as a program (`npm run docs:check`), not imported.
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const args = process.argv.slice(2);
   checkDocs(args.length ? args.map(fromCommandLine) : defaultFiles(), (line) => console.log(line)).then(
     (ok) => (process.exitCode = ok ? 0 : 1),
     (err: Error) => {
-      console.error(`check:docs: ${err.message}`);
+      console.error(`docs:check: ${err.message}`);
       process.exitCode = 1;
     },
   );

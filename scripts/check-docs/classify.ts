@@ -25,7 +25,7 @@ export interface Repository {
 }
 
 /** npm scripts whose documented commands run here: quick, offline, writing only the files they name (`check` writes none). */
-const RUNNABLE_SCRIPTS = new Set(['credentials', 'kv:credentials', 'report', 'check']);
+const RUNNABLE_SCRIPTS = new Set(['ops:credentials', 'ops:kv-credentials', 'ops:report', 'check']);
 /** Tools run through npx that the checker runs (against its own gateway). */
 const RUNNABLE_TOOLS = new Set(['openapi-typescript']);
 /** Programs that only read, print or transform text. */

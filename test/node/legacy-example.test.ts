@@ -1,12 +1,12 @@
-/** `npm run legacy:example`, the local legacy v1 backend the README names for trying the migration controls. */
+/** `npm run dev:legacy`, the local legacy v1 backend the README names for trying the migration controls. */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/gateway-process';
 
-describe('npm run legacy:example', () => {
+describe('npm run dev:legacy', () => {
   it('serves v1 to the credential its start-up line gives for LEGACY_V1_AUTHORIZATION, and refuses others', async () => {
-    const child = spawn('npm', ['run', '--silent', 'legacy:example'], {
+    const child = spawn('npm', ['run', '--silent', 'dev:legacy'], {
       cwd: ROOT,
       detached: true,
       env: { ...process.env, PORT: '0' },
