@@ -1,5 +1,5 @@
 /**
- * A legacy v1 backend to try the migration controls with (`npm run legacy:example`), and the one
+ * A legacy v1 backend to try the migration controls with (`npm run dev:legacy`), and the one
  * `bench/compare-latency.ts` measures against: the test suite's stand-in as a process of its own,
  * serving v1 over the bundled dataset on 127.0.0.1 (`PORT`, default 8790). It answers only the
  * gateway's own credential, which the start-up line prints as the `LEGACY_V1_AUTHORIZATION` to set.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:report [-- LINES]`: the report's peak memory on a small generated log and on one
+ * `npm run bench:report-memory [-- LINES]`: the report's peak memory on a small generated log and on one
  * of a million requests (default), measured by `/usr/bin/time` around the report process. The
  * report streams, so the two peaks should be close; the ratio is printed. Not part of `npm test`.
  */

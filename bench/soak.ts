@@ -1,5 +1,5 @@
 /**
- * `npm run soak` (or `npm run soak -- 600`): the Node gateway under a long run of mixed traffic.
+ * `npm run bench:soak` (or `npm run bench:soak -- 600`): the Node gateway under a long run of mixed traffic.
  * Starts the gateway as `npm start` runs it (the built bundle with the start script's Node flags)
  * as a child process on an ephemeral loopback port, drives it with autocannon
  * for `SOAK_SECONDS` (default 60; an argument wins) with a mix of pages, searches, details, v1

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the bundled gateway as the upstream, and gateways in upstream mode in front of
+ * `npm run bench:upstream`: the bundled gateway as the upstream, and gateways in upstream mode in front of
  * it (one with the cache off, one warm), driven by autocannon on loopback for the same paths.
  * Each gateway is a child process (`node --import tsx src/node.ts`), so the load generator, the
  * gateway and the upstream each have their own event loop, as in a deployment. Not part of `npm test`.

@@ -1,12 +1,12 @@
 /**
- * Checks the commands of README.md and docs/*.md (or of the files given): every `npm run X` names
+ * Checks the commands of every Markdown file of the repository (or of the files given): every `npm run X` names
  * a script, every `npx` tool is installed, every repository path mentioned exists, and the
  * commands that can run offline run (see check-docs/classify.ts for which), against a demo gateway
  * the checker starts and in a scratch copy of the repository. Blocks marked ```sh online are
  * skipped, visibly. Each finding names file, line and command; exit status 1 when any fails.
  *
- *   npm run check:docs
- *   npm run check:docs -- docs/workers.md
+ *   npm run docs:check
+ *   npm run docs:check -- docs/workers.md
  */
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -67,24 +67,34 @@ export async function checkDocs(files: string[], print: (line: string) => void):
   for (const f of findings) print(`${f.file}:${f.line}: ${f.status.padEnd(13)} ${f.text}${f.detail ? `  -- ${f.detail.trim()}` : ''}`);
   const count = (status: Finding['status']) => findings.filter((f) => f.status === status).length;
   const failed = count('FAIL');
-  print(`check:docs: ${count('ok')} ran, ${count('static')} checked without running, ${count('skip (online)')} skipped (online), ${failed} failed`);
+  print(`docs:check: ${count('ok')} ran, ${count('static')} checked without running, ${count('skip (online)')} skipped (online), ${failed} failed`);
   return failed === 0;
 }
 
-export function defaultFiles(): string[] {
-  const docs = readdirSync(join(ROOT, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .sort();
-  return [join(ROOT, 'README.md'), ...docs.map((f) => join(ROOT, 'docs', f))];
+/** Folders whose Markdown is not the repository's own: installed, built, generated or written by a run. */
+const NOT_DOCS = new Set(['node_modules', 'generated', 'dist', 'dist-worker', 'reports', 'test-output']);
+
+/** Every Markdown file of the repository, README.md first, then by path; hidden folders and NOT_DOCS left out. */
+export function defaultFiles(dir = ROOT): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.') || NOT_DOCS.has(entry.name)) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...defaultFiles(path));
+    else if (entry.isFile() && entry.name.endsWith('.md')) found.push(path);
+  }
+  if (dir !== ROOT) return found;
+  const readme = join(ROOT, 'README.md');
+  return [readme, ...found.filter((f) => f !== readme).sort()];
 }
 
-// Started as a program (`npm run check:docs`), not imported.
+// Started as a program (`npm run docs:check`), not imported.
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const args = process.argv.slice(2);
   checkDocs(args.length ? args.map(fromCommandLine) : defaultFiles(), (line) => console.log(line)).then(
     (ok) => (process.exitCode = ok ? 0 : 1),
     (err: Error) => {
-      console.error(`check:docs: ${err.message}`);
+      console.error(`docs:check: ${err.message}`);
       process.exitCode = 1;
     },
   );

@@ -1,5 +1,5 @@
 /**
- * Creates, lists and revokes credentials (CONTRACT section 17): `npm run credentials -- --help`.
+ * Creates, lists and revokes credentials (CONTRACT section 17): `npm run ops:credentials -- --help`.
  * A new secret is printed once, alone on its line on standard output (`npm run --silent` keeps
  * npm's banner off it); only its SHA-256 digest is written, into the credential file (atomically)
  * or into a file for `wrangler kv bulk put`. Human messages go to standard error.
@@ -117,7 +117,7 @@ export function main(argv: readonly string[]): number {
   }
 }
 
-// Started as a program (`npm run credentials`), not imported.
+// Started as a program (`npm run ops:credentials`), not imported.
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   // A reader that stopped early (`list | head -1`) has what it wanted: no stack for that.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {

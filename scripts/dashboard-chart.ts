@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/dashboard-chart.ts`: the dashboard's panels (dashboards/gateway.json) rendered
- * from a real scrape, as docs/dashboard.svg for the README. It starts the gateway with metrics, its
+ * from a real scrape, as docs/dashboard.svg for docs/observability.md. It starts the gateway with metrics, its
  * upstream and legacy backend (test/support/observed-gateway.ts), and a real Prometheus server
  * scraping it every second, runs the mixed load for `CHART_SECONDS` (60), then draws each panel's
  * first expressions from Prometheus' range API. Needs the Debian package `prometheus`; no network.

@@ -2,7 +2,7 @@
  * Turns a CREDENTIALS_FILE document into the input of `wrangler kv bulk put`, so the Workers
  * entry's KV namespace holds the same credentials as a Node deployment (docs/workers.md).
  *
- *   npm run kv:credentials -- credentials.json --out kv-credentials.json
+ *   npm run ops:kv-credentials -- credentials.json --out kv-credentials.json
  *   npx wrangler kv bulk put kv-credentials.json --binding CREDENTIALS --remote
  *
  * Without `--out` the JSON goes to standard output (`npm run --silent ...` keeps npm's own
@@ -17,7 +17,7 @@ import { DEMO_CREDENTIALS } from '../src/services/credentials/demo-credentials';
 import { fromCommandLine, writeFileAtomic } from './credentials/files';
 import { kvBulkJson } from './credentials/kv-bulk';
 
-const USAGE = `usage: npm run kv:credentials -- <credentials.json | --demo> [--out FILE]
+const USAGE = `usage: npm run ops:kv-credentials -- <credentials.json | --demo> [--out FILE]
 Writes the credential file's entries (digests only) as input for \`wrangler kv bulk put\`:
 to FILE with --out, else to standard output. --demo: the bundled demo credentials.`;
 

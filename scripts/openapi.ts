@@ -1,7 +1,7 @@
 /**
  * Writes every version's OpenAPI description, as the gateway serves it with the given (or default)
- * configuration, to a folder (`npm run openapi -- DIR`, default `dist/openapi`): for linters, code
- * generators and publishing. `npm run lint:openapi` lints what it writes.
+ * configuration, to a folder (`npm run openapi:write -- DIR`, default `dist/openapi`): for linters, code
+ * generators and publishing. `npm run openapi:lint` lints what it writes.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

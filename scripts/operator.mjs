@@ -1,5 +1,5 @@
 /**
- * Runs an operator command (`npm run credentials`, `npm run kv:credentials`, `npm run report`)
+ * Runs an operator command (`npm run ops:credentials`, `npm run ops:kv-credentials`, `npm run ops:report`)
  * wherever the repository is: with the development tools installed, from its sources through tsx
  * (always current); without them (after `npm prune --omit=dev`), the bundle `npm run build` made
  * of it in dist/. Plain JavaScript, so that it runs where only `dependencies` are installed.

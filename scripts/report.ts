@@ -1,5 +1,5 @@
 /**
- * `npm run report -- [--json] [FILE...]`: who still calls v1, and how well the facade matches the
+ * `npm run ops:report -- [--json] [FILE...]`: who still calls v1, and how well the facade matches the
  * legacy backend, from the gateway's JSON log lines (CONTRACT section 16). Reads the files in
  * turn, or standard input without any (or with `-`), one line at a time: a log of any size needs
  * no more memory than a small one.
@@ -27,7 +27,7 @@ async function main(args: string[]): Promise<void> {
   const asJson = args.includes('--json');
   const unknown = args.find((a) => a.startsWith('--') && a !== '--json');
   if (unknown || args.includes('--help')) {
-    console.error('usage: npm run report -- [--json] [FILE...]   (no FILE, or -, reads standard input)');
+    console.error('usage: npm run ops:report -- [--json] [FILE...]   (no FILE, or -, reads standard input)');
     process.exit(unknown && unknown !== '--help' ? 2 : 0);
   }
   const report = await buildReport(

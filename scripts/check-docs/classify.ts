@@ -25,7 +25,7 @@ export interface Repository {
 }
 
 /** npm scripts whose documented commands run here: quick, offline, writing only the files they name (`check` writes none). */
-const RUNNABLE_SCRIPTS = new Set(['credentials', 'kv:credentials', 'report', 'check']);
+const RUNNABLE_SCRIPTS = new Set(['ops:credentials', 'ops:kv-credentials', 'ops:report', 'check']);
 /** Tools run through npx that the checker runs (against its own gateway). */
 const RUNNABLE_TOOLS = new Set(['openapi-typescript']);
 /** Programs that only read, print or transform text. */
@@ -59,7 +59,7 @@ export function classify(command: DocCommand, repo: Repository): Classified {
   const kinds = parts.map((segment) => segmentKind(segment, repo, problems));
   for (const segment of parts) {
     for (const word of [...segment.assignments.map((a) => a.slice(a.indexOf('=') + 1)), ...segment.words]) {
-      if (isSourcePath(word) && !existsSync(join(repo.root, word))) problems.push(`${word} does not exist`);
+      for (const path of namedPaths(word)) if (!existsSync(join(repo.root, path))) problems.push(`${path} does not exist`);
       if (/^https?:\/\//.test(word) && !LOCAL_URL.test(word)) kinds.push('online');
     }
   }
@@ -107,6 +107,18 @@ function segmentKind({ words }: Segment, repo: Repository, problems: string[]): 
 export function isSourcePath(word: string): boolean {
   const path = word.replace(/^\.\//, '');
   return SOURCE_FOLDERS.some((f) => path.startsWith(`${f}/`)) && !/[*?{}<>…$]/.test(path);
+}
+
+/**
+ * The repository paths a word names: itself, or each member of a comma-separated list
+ * (`MUTATION_TESTS=a.test.ts,b.test.ts`, `--mutate "a.ts,b.ts"`), less a `:line` or `:from-to` suffix
+ * (Stryker's `src/x.ts:80-80`).
+ */
+export function namedPaths(word: string): string[] {
+  return word
+    .split(',')
+    .map((part) => part.replace(/:\d+(-\d+)?$/, ''))
+    .filter(isSourcePath);
 }
 
 /** The settings a `start` command gives its gateway: its `NAME=value` assignments. */

@@ -2,13 +2,13 @@ import type { ResourceName } from '../../src/services/record-source';
 import { CREDENTIAL_KINDS, UsageError, checkId, parseResources, type CredentialKind } from './document';
 
 export const USAGE = `usage:
-  npm run credentials -- create project <id> [--resources species,genus] [--file FILE] [--kv FILE]
-  npm run credentials -- create client <id> [--resources ...] [--preview] [--file FILE] [--kv FILE]
-  npm run credentials -- create token <member> [--resources ...] [--preview] [--file FILE] [--kv FILE]
-  npm run credentials -- create project|client|token <id> --add-secret [--file FILE] [--kv FILE]
-  npm run credentials -- list [--file FILE]
-  npm run credentials -- revoke project|client|token <id> [--digest PREFIX] [--file FILE] [--kv [--env NAME]]
-  npm run credentials -- revoke project|client|token --digest PREFIX [--file FILE] [--kv [--env NAME]]
+  npm run ops:credentials -- create project <id> [--resources species,genus] [--file FILE] [--kv FILE]
+  npm run ops:credentials -- create client <id> [--resources ...] [--preview] [--file FILE] [--kv FILE]
+  npm run ops:credentials -- create token <member> [--resources ...] [--preview] [--file FILE] [--kv FILE]
+  npm run ops:credentials -- create project|client|token <id> --add-secret [--file FILE] [--kv FILE]
+  npm run ops:credentials -- list [--file FILE]
+  npm run ops:credentials -- revoke project|client|token <id> [--digest PREFIX] [--file FILE] [--kv [--env NAME]]
+  npm run ops:credentials -- revoke project|client|token --digest PREFIX [--file FILE] [--kv [--env NAME]]
 The credential file is --file, else CREDENTIALS_FILE; a running gateway reads it again when it
 changes. --add-secret gives an existing id a second secret with the same access (rotation: move
 callers to it, then revoke the old one); an id holds at most two. revoke removes every secret of

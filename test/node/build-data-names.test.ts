@@ -1,4 +1,4 @@
-/** `npm run build:data`'s pure stages: CSV rows, scientific-name parsing, slugs, on real names from ../shared/data. */
+/** `npm run data:build`'s pure stages: CSV rows, scientific-name parsing, slugs, on real names from ../shared/data. */
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../scripts/build-data/csv';
 import { authorOf, canonicalName, isMisapplied, matchKey, parseName, slugify } from '../../scripts/build-data/names';

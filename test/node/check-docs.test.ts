@@ -9,7 +9,7 @@ import { pipelineStatus } from '../../scripts/check-docs/run';
 import { segments } from '../../scripts/check-docs/shell';
 import { ROOT } from '../../tools/processes';
 
-const repo: Repository = { root: ROOT, scripts: { start: 'x', test: 'x', credentials: 'x', report: 'x', check: 'x', 'dev:worker': 'x' } };
+const repo: Repository = { root: ROOT, scripts: { start: 'x', test: 'x', 'ops:credentials': 'x', 'ops:report': 'x', check: 'x', 'dev:worker': 'x' } };
 const command = (text: string, online = false): DocCommand => ({ file: 'doc.md', line: 1, text, online, block: 0 });
 
 describe('reading the docs', () => {
@@ -51,10 +51,10 @@ describe('reading the docs', () => {
   });
 
   it('sees every program of a command line: pipes, lists, command substitutions, assignments', () => {
-    const parts = segments(`TOKEN=$(curl -s 'http://x/a?b=1&c=2' | jq -r .t) && npm run --silent report -- "a b" 2>&1 | head -c 10; echo "$(printf %s x)"`);
+    const parts = segments(`TOKEN=$(curl -s 'http://x/a?b=1&c=2' | jq -r .t) && npm run --silent ops:report -- "a b" 2>&1 | head -c 10; echo "$(printf %s x)"`);
     expect(parts.map((s) => s.words[0] ?? `(${s.assignments.join(' ')})`)).toEqual(['curl', 'jq', '(TOKEN=$(…))', 'npm', 'head', 'printf', 'echo']);
     expect(parts[0]!.words).toEqual(['curl', '-s', 'http://x/a?b=1&c=2']);
-    expect(parts[3]!.words).toEqual(['npm', 'run', '--silent', 'report', '--', 'a b', '2>&1']);
+    expect(parts[3]!.words).toEqual(['npm', 'run', '--silent', 'ops:report', '--', 'a b', '2>&1']);
   });
 });
 
@@ -72,8 +72,8 @@ describe("a pipeline's status", () => {
 
 describe('classifying a documented command', () => {
   it.each([
-    ['npm run credentials -- list --file c.json', 'run', []],
-    ['SECRET=$(npm run --silent credentials -- create project a --file c.json)', 'run', []],
+    ['npm run ops:credentials -- list --file c.json', 'run', []],
+    ['SECRET=$(npm run --silent ops:credentials -- create project a --file c.json)', 'run', []],
     ["curl -s http://localhost:8787/v2/species | jq '.data[0]'", 'run', []],
     ['npm start', 'start', []],
     ['npm run check', 'run', []],
@@ -99,7 +99,7 @@ describe('classifying a documented command', () => {
   });
 });
 
-describe('npm run check:docs', () => {
+describe('npm run docs:check', () => {
   it('runs what can run offline and names file, line and command of every failure', () => {
     const dir = scratchDir('check-docs-test');
     const doc = join(dir, 'sample.md');
@@ -111,11 +111,11 @@ describe('npm run check:docs', () => {
         "curl -s -H 'Authorization: ApiKey demo-project-key' http://localhost:8787/v2/species/ABBA", //    3
         "curl -s -H 'Authorization: ApiKey demo-project-key' http://localhost:8787/v2/species/NO-SUCH-SPECIES", //    4
         'echo "$NOT_SET_BY_THE_DOCS"', //                                                                 5
-        'npm run credentials -- create project acme --file credentials.json', //                          6
-        'npm run --silent credentials -- list --file credentials.json | grep -q acme', //                 7
-        'npm run credentials -- list --file elsewhere.json', //                                           8
+        'npm run ops:credentials -- create project acme --file credentials.json', //                          6
+        'npm run --silent ops:credentials -- list --file credentials.json | grep -q acme', //                 7
+        'npm run ops:credentials -- list --file elsewhere.json', //                                           8
         'npm run no-such-script', //                                                                      9
-        'npm run --silent credentials -- list --file elsewhere.json | cat', //                            10
+        'npm run --silent ops:credentials -- list --file elsewhere.json | cat', //                            10
         '```', //                                                                                         11
         '```sh online', //                                                                                12
         'npx wrangler deploy', //                                                                         13
@@ -132,7 +132,7 @@ describe('npm run check:docs', () => {
         '```', //                                                                                         24
       ].join('\n'),
     );
-    const out = spawnSync('npm', ['run', '--silent', 'check:docs', '--', doc], { cwd: ROOT, encoding: 'utf8' });
+    const out = spawnSync('npm', ['run', '--silent', 'docs:check', '--', doc], { cwd: ROOT, encoding: 'utf8' });
     const lines = out.stdout.trim().split('\n');
     const at = (line: number) => lines.filter((l) => l.startsWith(`${doc}:${line}: `)).join('\n');
     expect(out.status, out.stdout + out.stderr).toBe(1);
@@ -142,11 +142,11 @@ describe('npm run check:docs', () => {
     expect(at(4)).toMatch(/ FAIL +curl .*NO-SUCH-SPECIES +-- HTTP 404$/);
     expect(at(5)).toMatch(/ FAIL +echo "\$NOT_SET_BY_THE_DOCS" +-- stopped the shell: .*NOT_SET_BY_THE_DOCS: unbound variable/);
     // The commands after a stopped shell still run, in the same scratch directory.
-    expect(at(6)).toMatch(/ ok +npm run credentials -- create project acme/);
-    expect(at(7)).toMatch(/ ok +npm run --silent credentials -- list/);
-    expect(at(8)).toMatch(/ FAIL +npm run credentials -- list --file elsewhere\.json +-- exit 2: .*elsewhere\.json: no such credential file/);
+    expect(at(6)).toMatch(/ ok +npm run ops:credentials -- create project acme/);
+    expect(at(7)).toMatch(/ ok +npm run --silent ops:credentials -- list/);
+    expect(at(8)).toMatch(/ FAIL +npm run ops:credentials -- list --file elsewhere\.json +-- exit 2: .*elsewhere\.json: no such credential file/);
     expect(at(9)).toMatch(/ FAIL +npm run no-such-script +-- npm run no-such-script: package.json has no script/);
-    expect(at(10), 'a failure inside a pipeline counts').toMatch(/ FAIL +npm run --silent credentials .* \| cat +-- exit 2: /);
+    expect(at(10), 'a failure inside a pipeline counts').toMatch(/ FAIL +npm run --silent ops:credentials .* \| cat +-- exit 2: /);
     expect(at(13)).toMatch(/ skip \(online\) +npx wrangler deploy$/);
     // A block that starts a gateway with settings talks to that gateway; the announced status is the one expected.
     expect(at(16)).toMatch(/ ok +PUBLIC_HOSTS=api\.example\.com npm start +-- \(a gateway with these settings, on port \d+\)$/);
@@ -154,6 +154,6 @@ describe('npm run check:docs', () => {
     expect(at(19)).toMatch(/ FAIL +curl .*api\.example\.com.* -- HTTP 401, not the 421 its comment announces$/);
     // The next block is back on the demo gateway, which answers any host.
     expect(at(23)).toMatch(/ FAIL +curl .*evil\.example.* -- HTTP 401$/);
-    expect(lines.at(-1)).toBe('check:docs: 5 ran, 0 checked without running, 1 skipped (online), 9 failed');
+    expect(lines.at(-1)).toBe('docs:check: 5 ran, 0 checked without running, 1 skipped (online), 9 failed');
   });
 });

@@ -161,7 +161,7 @@ describe('the command line', () => {
 });
 
 /**
- * The CLI run from `cwd`: through `npm run --silent credentials --`, as an operator types it, for
+ * The CLI run from `cwd`: through `npm run --silent ops:credentials --`, as an operator types it, for
  * the first call of a test; the others start the script directly with npm's INIT_CWD (the same
  * program, a second less each).
  */
@@ -169,7 +169,7 @@ function credentials(cwd: string, ...argv: string[]) {
   const env = { ...process.env, CREDENTIALS_FILE: '' };
   const out = viaNpm.has(cwd)
     ? spawnSync(process.execPath, ['--import', 'tsx', 'scripts/credentials.ts', ...argv], { cwd: ROOT, encoding: 'utf8', env: { ...env, INIT_CWD: cwd } })
-    : spawnSync('npm', ['--prefix', ROOT, 'run', '--silent', 'credentials', '--', ...argv], { cwd, encoding: 'utf8', env });
+    : spawnSync('npm', ['--prefix', ROOT, 'run', '--silent', 'ops:credentials', '--', ...argv], { cwd, encoding: 'utf8', env });
   viaNpm.add(cwd);
   return {
     status: out.status,
@@ -191,7 +191,7 @@ const start = async (file: string) => {
   return gateway;
 };
 
-describe('npm run credentials, end to end', () => {
+describe('npm run ops:credentials, end to end', () => {
   it('creates credentials the real gateway accepts, and a revoked one is refused without a restart', async () => {
     const dir = scratchDir('credentials-cli');
     const file = join(dir, 'credentials.json');
@@ -298,7 +298,7 @@ describe('npm run credentials, end to end', () => {
     expect(short.stderr).toMatch(/needs the whole digest/);
   });
 
-  it('writes a KV entry for wrangler instead, in the layout of kv:credentials, touching no credential file', async () => {
+  it('writes a KV entry for wrangler instead, in the layout of ops:kv-credentials, touching no credential file', async () => {
     const dir = scratchDir('credentials-kv');
     const made = credentials(dir, 'create', 'client', 'edge-ci', '--resources', 'species,genus', '--kv', 'kv.json');
     expect(made.status, made.stderr).toBe(0);
@@ -324,16 +324,16 @@ describe('npm run credentials, end to end', () => {
   });
 });
 
-describe('npm run kv:credentials', () => {
+describe('npm run ops:kv-credentials', () => {
   it('writes the bulk-put file with --out, and with --silent standard output is the JSON alone', () => {
     const dir = scratchDir('kv-out');
     const doc = { projects: [{ id: 'acme', key_sha256: DIGEST, resources: '*' }] };
     writeFileSync(join(dir, 'credentials.json'), JSON.stringify(doc));
     const run = (...args: string[]) => spawnSync('npm', ['--prefix', ROOT, 'run', ...args], { cwd: dir, encoding: 'utf8' });
-    const written = run('kv:credentials', '--', 'credentials.json', '--out', 'kv-credentials.json');
+    const written = run('ops:kv-credentials', '--', 'credentials.json', '--out', 'kv-credentials.json');
     expect(written.status, written.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'kv-credentials.json'), 'utf8'))).toEqual(kvEntries(doc));
-    const printed = run('--silent', 'kv:credentials', '--', 'credentials.json');
+    const printed = run('--silent', 'ops:kv-credentials', '--', 'credentials.json');
     expect(JSON.parse(printed.stdout)).toEqual(kvEntries(doc));
   });
 });

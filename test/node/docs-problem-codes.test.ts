@@ -1,6 +1,6 @@
 /**
  * The problem codes the docs announce under their curl examples (`# HTTP/1.1 400 ... {"code":"..."}`)
- * are the ones the gateway answers: `npm run check:docs` checks the status, this the code.
+ * are the ones the gateway answers: `npm run docs:check` checks the status, this the code.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -135,7 +135,7 @@ describe('scripts/kv-credentials.ts', () => {
     const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/kv-credentials.ts', ...args], { encoding: 'utf8' });
     const help = run('--help');
     expect(help.status, help.stderr).toBe(0);
-    expect(help.stderr).toMatch(/^usage: npm run kv:credentials -- <credentials\.json \| --demo> \[--out FILE\]/);
+    expect(help.stderr).toMatch(/^usage: npm run ops:kv-credentials -- <credentials\.json \| --demo> \[--out FILE\]/);
     expect(help.stdout).toBe('');
     const unknown = run('--bogus');
     expect(unknown.status).toBe(2);

@@ -1,12 +1,12 @@
-/** `npm run legacy:example`, the local legacy v1 backend the README names for trying the migration controls. */
+/** `npm run dev:legacy`, the local legacy v1 backend the README names for trying the migration controls. */
 import { describe, expect, it } from 'vitest';
 import { startProcess } from '../../tools/processes';
 
-describe('npm run legacy:example', () => {
+describe('npm run dev:legacy', () => {
   it('serves v1 to the credential its start-up line gives for LEGACY_V1_AUTHORIZATION, and refuses others', async () => {
     const legacy = await startProcess({
       command: 'npm',
-      args: ['run', '--silent', 'legacy:example'],
+      args: ['run', '--silent', 'dev:legacy'],
       env: { PORT: '0' },
       group: true,
       ready: (line) => (line.includes('"legacy listening"') ? (JSON.parse(line) as { url: string; gateway: string }) : undefined),

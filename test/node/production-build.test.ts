@@ -144,31 +144,31 @@ console.log(JSON.stringify({ withBundle, afterImport: loaded() }));`,
 
     // Every operator command the README names runs without the development tools, and answers --help.
     const helped = [...production.matchAll(/^npm run (\S+) -- --help$/gm)].map((m) => m[1]);
-    expect(helped, 'the README shows --help for each operator command').toEqual(['credentials', 'kv:credentials', 'report', 'check']);
+    expect(helped, 'the README shows --help for each operator command').toEqual(['ops:credentials', 'ops:kv-credentials', 'ops:report', 'check']);
     for (const [script, usage] of [
-      ['credentials', /usage:\n\s+npm run credentials -- create project/],
-      ['kv:credentials', /^usage: npm run kv:credentials --/],
-      ['report', /^usage: npm run report --/],
+      ['ops:credentials', /usage:\n\s+npm run ops:credentials -- create project/],
+      ['ops:kv-credentials', /^usage: npm run ops:kv-credentials --/],
+      ['ops:report', /^usage: npm run ops:report --/],
       ['check', /^usage: npm start .*\n\s+npm run check /],
     ] as const) {
       const help = npm(copy, 'run', '--silent', script, '--', '--help');
       expect(help.status, `${script} --help: ${help.stderr}`).toBe(0);
       expect(help.stderr).toMatch(usage);
     }
-    const created = npm(copy, 'run', '--silent', 'credentials', '--', 'create', 'project', 'acme', '--file', 'prod-credentials.json');
+    const created = npm(copy, 'run', '--silent', 'ops:credentials', '--', 'create', 'project', 'acme', '--file', 'prod-credentials.json');
     expect(created.status, created.stderr).toBe(0);
     const secret = created.stdout.trim();
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const listed = npm(copy, 'run', '--silent', 'credentials', '--', 'list', '--file', 'prod-credentials.json');
+    const listed = npm(copy, 'run', '--silent', 'ops:credentials', '--', 'list', '--file', 'prod-credentials.json');
     expect(listed.stdout, listed.stderr).toMatch(/^project\s+acme\s/m);
-    const kv = npm(copy, 'run', '--silent', 'kv:credentials', '--', 'prod-credentials.json', '--out', 'prod-kv.json');
+    const kv = npm(copy, 'run', '--silent', 'ops:kv-credentials', '--', 'prod-credentials.json', '--out', 'prod-kv.json');
     expect(kv.status, kv.stderr).toBe(0);
     expect(readFileSync(join(copy, 'prod-kv.json'), 'utf8')).not.toContain(secret);
     writeFileSync(
       join(copy, 'prod-gateway.log'),
       `${JSON.stringify({ level: 'info', time: '2026-01-01T00:00:00Z', request_id: 'r1', method: 'GET', path: '/v1/species', version: 'v1', route: '/species', status: 200, subject: 'project:acme', credential: 'v1:query' })}\n`,
     );
-    const report = npm(copy, 'run', '--silent', 'report', '--', '--json', 'prod-gateway.log');
+    const report = npm(copy, 'run', '--silent', 'ops:report', '--', '--json', 'prod-gateway.log');
     expect(report.status, report.stderr).toBe(0);
     expect(JSON.stringify(JSON.parse(report.stdout))).toContain('acme');
 

@@ -1,4 +1,4 @@
-/** `npm run report`: usage per caller and parity per route and JSON path, from JSON log lines. */
+/** `npm run ops:report`: usage per caller and parity per route and JSON path, from JSON log lines. */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,7 @@ const logFile = join(dir, 'gateway.log');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(logFile, `${Array.from({ length: REQUESTS }, (_, i) => sampleLines(i).join('\n')).join('\n')}\nnot json at all\n`);
 
-/** Runs the report as the operator does (`npm run report -- ...`), with `stdin` piped in. */
+/** Runs the report as the operator does (`npm run ops:report -- ...`), with `stdin` piped in. */
 function cli(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/report.ts', ...args], { cwd: ROOT });

@@ -83,7 +83,7 @@ describe('credentials from the CREDENTIALS KV namespace', () => {
     const clock = new ManualClock(Date.now());
     const gateway = buildGateway(env, clock);
     const digests = [await sha256Hex('edge-rotated-old'), await sha256Hex('edge-rotated-new')];
-    // A client in the middle of a rotation: one entry holding both secrets (what kv:credentials writes).
+    // A client in the middle of a rotation: one entry holding both secrets (what ops:kv-credentials writes).
     const entries = kvEntries({ clients: digests.map((secret_sha256) => ({ id: 'edge-rotated', secret_sha256, resources: '*', preview: true })) });
     expect(entries).toHaveLength(1);
     await kv.put(entries[0]!.key, entries[0]!.value);
