@@ -5,7 +5,7 @@ import type { PieceIndex } from '../../src/services/bundled/compiled/piece-index
 import { fileStore } from '../../src/node';
 import type { RecordSource, ResourceName } from '../../src/services/record-source';
 import { INDEX, inputsDigest } from '../../scripts/compile-data';
-import { bundledSource, dataset, testApp } from '../support/harness';
+import { bundledSource, compiledInMemory, dataset, testApp } from '../support/harness';
 
 // The oracle's own folding, from CONTRACT section 4 (case- and accent-insensitive).
 const fold = (text: string) =>
@@ -101,7 +101,7 @@ describe('the compiled dataset on disk (generated/)', () => {
 
   it('answers, read piece by piece, as the dataset compiled in memory does', async () => {
     const onDisk: RecordSource = new BundledSource(fileStore());
-    const inMemory: RecordSource = bundledSource();
+    const inMemory: RecordSource = compiledInMemory();
     for (const [resource, q] of [
       ['species', 'oak'],
       ['genus', 'grass'],

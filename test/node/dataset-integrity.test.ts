@@ -80,7 +80,7 @@ describe('a damaged dataset is never ready', () => {
     const dir = scratchInstall();
     truncateSync(join(dir, 'generated/taxa.bin'), MB);
     expectOneLine(runTo(dir), /taxa\.bin is 1048576 bytes where the build wrote \d+/);
-  }, 60_000);
+  });
 
   it('refuses to start on a taxa.bin whose sections run past its end, with one line', () => {
     const dir = scratchInstall();
@@ -90,20 +90,20 @@ describe('a damaged dataset is never ready', () => {
     manifest.files['taxa.bin'].bytes = MB;
     writeFileSync(join(dir, 'generated/manifest.json'), JSON.stringify(manifest));
     expectOneLine(runTo(dir), /taxa\.bin is not a dataset this gateway can read \(section \S+ ends at byte \d+, past the end of the file/);
-  }, 60_000);
+  });
 
   it('refuses to start without a dataset, with one line', () => {
     const dir = scratchInstall();
     rmSync(join(dir, 'generated/taxa.bin'));
     expectOneLine(runTo(dir), /taxa\.bin is missing/);
-  }, 60_000);
+  });
 
   it('refuses to start on a taxa.bin older than the fixture, with one line', () => {
     const dir = scratchInstall();
     // Compiling the fixture in memory instead would take more heap than the start flags allow.
     utimesSync(join(dir, 'fixtures/taxa.json'), new Date(), new Date());
     expectOneLine(runTo(dir), /taxa\.bin is older than fixtures\/taxa\.json/);
-  }, 60_000);
+  });
 
   it('starts on a taxa.bin of the right size with altered bytes, and --check refuses it with one line', async () => {
     const dir = scratchInstall();
@@ -115,7 +115,7 @@ describe('a damaged dataset is never ready', () => {
     // The same check passes on the whole file.
     const whole = runTo(scratchInstall(), '--check');
     expect(whole.code, whole.stderr.join('\n')).toBe(0);
-  }, 90_000);
+  });
 
   it('turns /readyz to 503 "dataset" with one error line once a read comes back short while serving', async () => {
     const dir = scratchInstall();
@@ -138,7 +138,7 @@ describe('a damaged dataset is never ready', () => {
     const errors = gateway.lines.filter((line) => line.includes('"level":"error"'));
     expect(errors, gateway.lines.join('\n')).toHaveLength(1);
     expect(errors[0]).toContain('generated/taxa.bin read short');
-  }, 60_000);
+  });
 
   it('names, in a pruned install, a rebuild that needs no development tools', () => {
     expect(rebuildAdvice(true)).toContain('npm run compile:data');
@@ -161,5 +161,5 @@ describe('a damaged dataset is never ready', () => {
     expect(stderr, run.stderr).toHaveLength(1);
     expect(stderr[0]).toMatch(/^generated\/taxa\.bin is 1048576 bytes .*npm ci && npm run build/);
     expect(stderr[0]).not.toContain('compile:data');
-  }, 60_000);
+  });
 });

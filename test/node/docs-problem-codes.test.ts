@@ -21,7 +21,7 @@ const announced = ['README.md', ...readdirSync(`${ROOT}docs`).map((f) => `docs/$
 let gateway: GatewayProcess;
 beforeAll(async () => {
   gateway = await startGatewayProcess({});
-}, 60_000);
+});
 afterAll(() => gateway?.stop());
 
 describe('problem codes announced under documented curl commands', () => {

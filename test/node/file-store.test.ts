@@ -10,7 +10,7 @@ import { BundledSource } from '../../src/services/bundled/bundled-source';
 import { PieceCache } from '../../src/services/bundled/compiled/piece-cache';
 import type { SectionStore } from '../../src/services/bundled/compiled/store';
 import type { ListQuery, ResourceName } from '../../src/services/record-source';
-import { bundledSource, dataset } from '../support/harness';
+import { compiledInMemory, dataset } from '../support/harness';
 
 /** The file store, counting its partial reads. */
 function countingStore(): SectionStore & { ranges: number } {
@@ -29,7 +29,7 @@ const byId = (resource: ResourceName) => new Map((dataset[resource] as Array<{ i
 describe('the compiled dataset read in place', () => {
   it('answers pages in every order, scopes, searches and details as the dataset compiled in memory does', async () => {
     const file = new BundledSource(fileStore());
-    const memory = bundledSource();
+    const memory = compiledInMemory();
     const queries: Array<[ResourceName, ListQuery, { parent: ResourceName; id: string }?]> = [
       ['species', { q: undefined, order: [], page: 1 }],
       ['species', { q: undefined, order: [], page: 1640 }],

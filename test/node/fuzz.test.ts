@@ -61,7 +61,7 @@ beforeAll(async () => {
   );
   if (minted.kind !== 'answer' || minted.status !== 200) throw new Error(`no token: ${JSON.stringify(minted)}`);
   secrets.push(JSON.parse(minted.body).access_token);
-}, 60_000);
+});
 
 afterAll(() => gateway?.stop());
 

@@ -183,7 +183,7 @@ describe('graceful stop (CONTRACT section 21)', () => {
     } finally {
       await gateway.stop();
     }
-  }, 30_000);
+  });
 
   it('a connection accepted before the listener closed whose request arrives after it is answered, not dropped', async () => {
     const gateway = await startGatewayProcess({ SHUTDOWN_DELAY_MS: '300' }, production);
@@ -205,7 +205,7 @@ describe('graceful stop (CONTRACT section 21)', () => {
     } finally {
       await gateway.stop();
     }
-  }, 30_000);
+  });
 
   it('a connection that never sends a request does not hold the stop until SHUTDOWN_TIMEOUT_MS', async () => {
     const gateway = await startGatewayProcess({ SHUTDOWN_TIMEOUT_MS: '20000' }, production);
@@ -221,7 +221,7 @@ describe('graceful stop (CONTRACT section 21)', () => {
     } finally {
       await gateway.stop();
     }
-  }, 30_000);
+  });
 
   it('requests still in flight at SHUTDOWN_TIMEOUT_MS (a body or a head still arriving) are cut: exit 1 with one line counting them', async () => {
     const gateway = await startGatewayProcess({ SHUTDOWN_TIMEOUT_MS: '300' }, production);
@@ -264,7 +264,7 @@ describe('graceful stop (CONTRACT section 21)', () => {
     } finally {
       await gateway.stop();
     }
-  }, 30_000);
+  });
 
   it('SIGHUP never stops it; a second SIGINT while draining changes nothing', async () => {
     const gateway = await startGatewayProcess({}, production);
@@ -281,7 +281,7 @@ describe('graceful stop (CONTRACT section 21)', () => {
     } finally {
       await gateway.stop();
     }
-  }, 30_000);
+  });
 
   it('`npm start`: SIGTERM to npm reaches node, which drains and exits; nothing is left serving', async () => {
     const npm = await startNpm(ROOT);
@@ -297,5 +297,5 @@ describe('graceful stop (CONTRACT section 21)', () => {
     } finally {
       await npm.stop();
     }
-  }, 90_000);
+  });
 });

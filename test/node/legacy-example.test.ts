@@ -23,5 +23,5 @@ describe('npm run dev:legacy', () => {
     } finally {
       await legacy.stop();
     }
-  }, 90_000);
+  });
 });

@@ -20,7 +20,7 @@ let observed: ObservedGateway | undefined;
 describe.skipIf(!PROMETHEUS && !PROMTOOL)('a real gateway process with METRICS_PORT', () => {
   beforeAll(async () => {
     observed = await startObservedGateway();
-  }, 60_000);
+  });
   afterAll(async () => {
     await observed?.stop();
   });
@@ -88,6 +88,6 @@ describe.skipIf(!PROMETHEUS && !PROMTOOL)('a real gateway process with METRICS_P
       expect(names).toContain('/species/{id}');
       expect(names).toContain('unmatched');
       expect(names.filter((r) => /NO-SUCH|ABBA|\/no\/such/.test(r!))).toEqual([]);
-    }, 90_000);
+    });
   });
 });

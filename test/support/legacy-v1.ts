@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { ApiError } from '../../src/errors/api-error';
 import { parseListQuery } from '../../src/core/list-query';
 import type { ResourceName } from '../../src/services/record-source';
-import { bundledSource, dataset } from './harness';
+import { bundledSource } from './harness';
 
 /** Differences a test can switch on, each on one route. */
 export const INJECTIONS = {
@@ -131,7 +131,7 @@ async function answer(
           : `No ${name} record has id "${decodeURIComponent(id)}".`;
       throw new LegacyError(404, message);
     }
-    return { status: 200, body: v1Record(name, found.record as any, inject, true), lastModified: new Date(dataset.dataset.last_modified).toUTCString() };
+    return { status: 200, body: v1Record(name, found.record as any, inject, true), lastModified: new Date(source.lastModified).toUTCString() };
   }
   let query: ReturnType<typeof parseListQuery>;
   try {
