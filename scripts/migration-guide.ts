@@ -10,7 +10,7 @@ import { collectionEnvelope } from '../src/core/envelope';
 import { parseListQuery } from '../src/core/list-query';
 import type { Dataset } from '../src/core/records';
 import { ENUMERATIONS } from '../src/core/resources';
-import { ApiError } from '../src/errors/api-error';
+import { ApiError } from '../src/core/api-error';
 import { problemJson } from '../src/errors/render';
 import { BundledSource } from '../src/services/bundled/bundled-source';
 import type { ListQuery, RecordSource } from '../src/services/record-source';

@@ -1,5 +1,5 @@
 import { isHostEntry } from './core/host-name';
-import { parseInstant, parseIntervals, RFC3339, type Interval } from './migration/intervals';
+import { parseInstant, parseIntervals, RFC3339, type Interval } from './core/intervals';
 
 /**
  * The one typed configuration, parsed once at an entry from environment variables (Node) or

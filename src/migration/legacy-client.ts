@@ -8,7 +8,7 @@ import { backendHeaders } from '../services/upstream/backend-headers';
 import { readBounded } from '../services/upstream/io';
 import { failure, Resilience, unavailable, type Attempt, type Failure } from '../services/upstream/resilience';
 import type { Readiness } from '../services/record-source';
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../core/api-error';
 
 /** What the legacy backend answered: a v1 body (a record, a page, or `{statusCode, message}`). */
 export interface LegacyAnswer {

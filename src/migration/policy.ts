@@ -4,7 +4,7 @@ import { createMiddleware } from 'hono/factory';
 import type { MigrationConfig } from '../config';
 import type { AppEnv, Services } from '../env';
 import { requireAccess } from '../policies/auth';
-import { redactedTarget } from '../policies/redact';
+import { redactedTarget } from '../core/redact';
 import type { Side } from './compare';
 import { compareInBackground, notMade } from './comparator';
 import { forwardedTarget, rewriteLinks } from './forward';

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { etag } from 'hono/etag';
 import type { AppEnv } from '../env';
-import { PUBLIC } from '../policies/caching';
+import { PUBLIC } from '../core/cache-control';
 import type { Version } from '../versions/version';
 import { walk } from '../versions/walker';
 import { DOCS_SCRIPT } from './docs-script';

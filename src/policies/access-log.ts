@@ -5,11 +5,11 @@ import { isoTimes } from '../core/iso-time';
 import type { RequestTrace } from '../core/request-trace';
 import type { AppEnv, LogLine, Services } from '../env';
 import type { RequestFacts } from '../services/request-facts';
-import { pathTemplate, withMethod } from '../migration/v1-routes';
+import { pathTemplate, withMethod } from '../core/route-template';
 import { UNMATCHED_ROUTE, type AnsweredBy } from '../services/metrics';
 import { ClientGone } from './client-body';
 import type { Policy } from './policy';
-import { redactedTarget } from './redact';
+import { redactedTarget } from '../core/redact';
 import { bodyBytes } from './response-headers';
 import { sourceAddress } from './source-address';
 

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv, Caller, Services } from '../env';
-import { ApiError } from '../errors/api-error';
-import type { ErrorCode } from '../errors/codes';
+import { ApiError } from '../core/api-error';
+import type { ErrorCode } from '../core/error-codes';
 import { narrowAccess, type Looked, type Principal } from '../services/credentials/credential-store';
 import type { ResourceName } from '../services/record-source';
 import type { CredentialPlace, CredentialRules, Scheme, Version } from '../versions/version';

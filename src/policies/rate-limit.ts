@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { Context } from 'hono';
 import type { AppEnv, Services } from '../env';
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../core/api-error';
 import type { RateLimitDecision } from '../services/rate-limiter';
 import { isPromise, type Policy } from './policy';
 import { policyHeaders } from './response-headers';

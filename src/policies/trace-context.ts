@@ -2,7 +2,7 @@ import type { Config } from '../config';
 import { RequestTrace } from '../core/request-trace';
 import { parseTraceparent } from '../core/trace-context';
 import type { Policy } from './policy';
-import { REQUEST_ID_HEADER } from './request-id';
+import { REQUEST_ID_HEADER } from '../core/request-id';
 
 /** At most 128 visible ASCII characters (CONTRACT section 20). */
 const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;

@@ -9,7 +9,7 @@ import { parseListQuery } from '../core/list-query';
 import { pathname, queryParams } from '../core/query-string';
 import { ENUMERATIONS, RESOURCE_NAMES } from '../core/resources';
 import type { AppEnv, Services } from '../env';
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../core/api-error';
 import { requireAccess } from '../policies/auth';
 import { respond } from '../policies/response-headers';
 import type { DetailMeta, ResourceName, Scope } from '../services/record-source';

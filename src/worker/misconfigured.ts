@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { parseConfig, type ConfigError } from '../config';
 import type { AppEnv, LogLine } from '../env';
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../core/api-error';
 import { renderError } from '../errors/render';
 import { asMiddleware } from '../policies/policy';
 import { requestId } from '../policies/request-id';

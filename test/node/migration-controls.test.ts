@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config';
 import type { LogLine } from '../../src/env';
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/core/api-error';
 import { compareInBackground, type Comparison } from '../../src/migration/comparator';
 import { createLegacyClient, LegacyClient } from '../../src/migration/legacy-client';
 import { sampled } from '../../src/migration/sampling';

@@ -10,7 +10,7 @@ import type { AppEnv } from '../../src/env';
 import { renderError } from '../../src/errors/render';
 import { policies } from '../../src/policies';
 import { behindPolicies } from '../../src/policies/policy';
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/core/api-error';
 import type { Version } from '../../src/versions/version';
 import { AFTER_CUTOFF, BEFORE_CUTOFF } from '../suites/transport.suite';
 import { DEMO, json, testApp } from '../support/harness';

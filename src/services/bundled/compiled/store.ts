@@ -1,4 +1,4 @@
-import { ApiError } from '../../../errors/api-error';
+import { ApiError } from '../../../core/api-error';
 import { byteLengthOf, checkBounds, entryOf, readContainer, readHeader, TYPED, type SectionData, type SectionType } from './container';
 import type { CompiledMeta } from './layout';
 import { type PieceIndex, pieceType } from './piece-index';
