@@ -11,7 +11,7 @@ import { parseListQuery } from '../src/core/list-query';
 import type { Dataset } from '../src/core/records';
 import { ENUMERATIONS } from '../src/core/resources';
 import { ApiError } from '../src/core/api-error';
-import { problemJson } from '../src/errors/render';
+import { problemJson } from '../src/policies/render-error';
 import { BundledSource } from '../src/services/bundled/bundled-source';
 import type { ListQuery, RecordSource } from '../src/services/record-source';
 import { v1 } from '../src/versions/v1/index';

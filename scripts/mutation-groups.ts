@@ -47,7 +47,12 @@ export const GROUPS: MutationGroup[] = [
     tests: tests('request-trace', 'text-fold', 'secret-digest', 'traceparent', 'host-name', 'list-query', 'query-string', 'envelope'),
     ignoreStatic: true,
   },
-  { name: 'core-errors', mutate: core('api-error', 'error-codes'), tests: tests('docs-problem-codes', 'openapi-documents', 'v1-changes'), ignoreStatic: true },
+  {
+    name: 'errors',
+    mutate: [...core('api-error', 'error-codes'), ...policies('render-error')],
+    tests: tests('policies', 'docs-problem-codes', 'openapi-documents', 'v1-changes'),
+    ignoreStatic: true,
+  },
   { name: 'policies-auth', mutate: policies('auth'), tests: tests('authentication', 'operator-hints', 'tokens'), ignoreStatic: true },
   { name: 'policies-limits', mutate: policies('auth-failures', 'rate-limit'), tests: tests('auth-failures', 'rate-limit'), ignoreStatic: true },
   { name: 'policies-caching', mutate: policies('caching'), tests: tests('caching'), ignoreStatic: true },
@@ -56,7 +61,17 @@ export const GROUPS: MutationGroup[] = [
   {
     name: 'policies-small',
     mutate: [
-      ...policies('response-headers', 'request-id', 'source-address', 'client-body', 'head', 'trace-context', 'version-context', 'policy'),
+      ...policies(
+        'response-headers',
+        'response-header-set',
+        'request-id',
+        'source-address',
+        'client-body',
+        'head',
+        'trace-context',
+        'version-context',
+        'policy',
+      ),
       ...core('redact'),
     ],
     tests: tests('response-headers', 'policy-chain', 'source-address', 'redact', 'request-policies'),
@@ -121,7 +136,7 @@ export const GROUPS: MutationGroup[] = [
   },
   {
     name: 'migration-gateway',
-    mutate: migration('comparator', 'legacy-client', 'policy', 'facade-shadow', 'index'),
+    mutate: migration('comparator', 'legacy-backend', 'legacy-client', 'policy', 'facade-shadow', 'index'),
     tests: tests('migration-controls'),
     ignoreStatic: true,
   },

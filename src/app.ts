@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { Config } from './config';
 import type { AppEnv, Services } from './env';
 import { ApiError } from './core/api-error';
-import { errorHandler, renderError } from './errors/render';
+import { errorHandler, renderError } from './policies/render-error';
 import { mountMigration } from './migration';
 import { docsRoutes } from './openapi/docs-page';
 import { descriptionRoutes } from './openapi/route';

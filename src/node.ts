@@ -18,16 +18,17 @@ import { createGatewayServer } from './node/http-server';
 import { gracefulStop, listenForStop } from './node/shutdown';
 import type { PrometheusMetrics } from './node/prometheus';
 import { ConfigError, configWarnings, describeConfig, parseConfig, type Config } from './config';
-import type { DocsAssets } from './openapi/docs-page';
+import type { DocsAssets } from './openapi/docs-assets';
 import { BundledSource } from './services/bundled/bundled-source';
 import { fileContainerStore, type SectionStore } from './services/bundled/compiled/store';
 import { systemClock } from './services/clock';
 import { stoppableLifecycle } from './services/lifecycle';
 import type { ConnectionInfo } from './services/connection';
-import type { LogLine } from './env';
-import { assembleServices, consoleLog, logText, randomSecret } from './services/index';
+import type { LogLine } from './services/log';
+import { assembleServices, randomSecret } from './assemble-services';
 import { createUpstreamSource } from './services/upstream/index';
 import { redisRateLimiter } from './services/rate-limit/redis-connection';
+import { consoleLog, logText } from './services/log';
 
 const FIXTURE = new URL('../fixtures/taxa.json', import.meta.url);
 /** The compiled dataset (`npm run compile:data`; `npm start` runs it first when stale). */

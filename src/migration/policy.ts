@@ -8,7 +8,7 @@ import { redactedTarget } from '../core/redact';
 import type { Side } from './compare';
 import { compareInBackground, notMade } from './comparator';
 import { forwardedTarget, rewriteLinks } from './forward';
-import type { LegacyBackend } from './legacy-client';
+import type { LegacyBackend } from './legacy-backend';
 import { sampled } from './sampling';
 import { matchV1Route, type V1Route } from './v1-routes';
 

@@ -15,7 +15,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ShutdownConfig } from '../config';
-import type { LogLine } from '../env';
+import type { LogLine } from '../services/log';
 import { redactedTarget } from '../core/redact';
 
 export interface StopDeps {

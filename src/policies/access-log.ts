@@ -3,7 +3,7 @@ import { routePath } from 'hono/route';
 import type { Config } from '../config';
 import { isoTimes } from '../core/iso-time';
 import type { RequestTrace } from '../core/request-trace';
-import type { AppEnv, LogLine, Services } from '../env';
+import type { AppEnv, Services } from '../env';
 import type { RequestFacts } from '../services/request-facts';
 import { pathTemplate, withMethod } from '../core/route-template';
 import { UNMATCHED_ROUTE, type AnsweredBy } from '../services/metrics';
@@ -12,6 +12,7 @@ import type { Policy } from './policy';
 import { redactedTarget } from '../core/redact';
 import { bodyBytes } from './response-headers';
 import { sourceAddress } from './source-address';
+import type { LogLine } from '../services/log';
 
 /** The longest `User-Agent` the line keeps (CONTRACT section 20): enough to name any real client. */
 const MAX_USER_AGENT = 256;

@@ -1,7 +1,7 @@
 import type { ErrorHandler } from 'hono';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
-import { errorHandler } from '../errors/render';
+import { errorHandler } from './render-error';
 import type { Version } from '../versions/version';
 import { accessLog } from './access-log';
 import { authenticate } from './auth';

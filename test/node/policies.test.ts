@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { coreRoutes } from '../../src/routes/resources';
 import type { AppEnv } from '../../src/env';
-import { renderError } from '../../src/errors/render';
+import { renderError } from '../../src/policies/render-error';
 import { policies } from '../../src/policies';
 import { behindPolicies } from '../../src/policies/policy';
 import { ApiError } from '../../src/core/api-error';

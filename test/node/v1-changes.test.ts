@@ -8,7 +8,7 @@ import { ENUMERATIONS } from '../../src/core/resources';
 import { collectionEnvelope } from '../../src/core/envelope';
 import { ApiError } from '../../src/core/api-error';
 import { ERROR_CODES, type ErrorCode } from '../../src/core/error-codes';
-import { problemJson } from '../../src/errors/render';
+import { problemJson } from '../../src/policies/render-error';
 import { coreDocument } from '../../src/openapi/document';
 import { versionOperations, versionResponses } from '../../src/openapi/edit';
 import { enumerationPath } from '../../src/openapi/names';

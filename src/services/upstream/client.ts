@@ -1,5 +1,5 @@
 import type { UpstreamTuning } from '../../config';
-import type { LogLine } from '../../env';
+import type { LogLine } from '../log';
 import { ApiError } from '../../core/api-error';
 import type { Clock } from '../clock';
 import { noMetrics, type CacheResult, type Metrics } from '../metrics';

@@ -1,6 +1,6 @@
 import type { UpstreamTuning } from '../../config';
 import { RequestTrace, type BackendName, type BackendOutcome } from '../../core/request-trace';
-import type { LogLine } from '../../env';
+import type { LogLine } from '../log';
 import { ApiError } from '../../core/api-error';
 import type { Clock } from '../clock';
 import type { Metrics } from '../metrics';
