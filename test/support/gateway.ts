@@ -9,7 +9,7 @@
 import { createApp } from '../../src/app';
 import { parseConfig, type Config, type ConfigVars } from '../../src/config';
 import type { Services } from '../../src/env';
-import { fileStore, nodeDocsAssets } from '../../src/node';
+import { fileStore } from '../../src/node';
 import { nodeBackendFetch } from '../../src/node/backend-fetch';
 import { BundledSource } from '../../src/services/bundled/bundled-source';
 import { ManualClock } from '../../src/services/clock';
@@ -20,6 +20,7 @@ import type { RecordSource } from '../../src/services/record-source';
 import { DEMO, type SuiteClient } from '../suites/client';
 import { validatorFor } from './openapi-validator';
 import type { LogLine } from '../../src/services/log';
+import { nodeDocsAssets } from '../../src/node/docs-assets';
 
 /** A date inside every window (after the HTTPS cut-off, before the v1 sunset). */
 export const NOW = '2026-11-21T12:00:00Z';
