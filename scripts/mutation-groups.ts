@@ -72,7 +72,7 @@ export const GROUPS: MutationGroup[] = [
         'version-context',
         'policy',
       ),
-      ...core('redact'),
+      ...core('redact', 'maybe-promise'),
     ],
     tests: tests('response-headers', 'policy-chain', 'source-address', 'redact', 'request-policies'),
     ignoreStatic: true,

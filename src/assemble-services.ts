@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import { sha256Hex } from './core/crypto';
+import type { MaybePromise } from './core/maybe-promise';
 import type { Services } from './env';
 import { createLegacyClient } from './migration/legacy-client';
 import type { Clock } from './services/clock';
@@ -29,7 +30,7 @@ export interface ServiceParts {
   /** Defaults to the request's abort signal; the Node entry reads its response stream (no AbortController per request). */
   clientGone?: ClientGone;
   /** Defaults to WebCrypto's SHA-256; the Node entry passes its synchronous one (no thread-pool hop). */
-  digest?: (text: string) => string | Promise<string>;
+  digest?: (text: string) => MaybePromise<string>;
   /** Defaults to a client of `LEGACY_V1_URL` when it is set. */
   legacy?: LegacyBackend;
   /** How that client calls the backend; defaults to the runtime's `fetch` (the Node entry passes one without its defaults' headers). */

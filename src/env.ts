@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { Config } from './config';
+import type { MaybePromise } from './core/maybe-promise';
 import type { RequestTrace } from './core/request-trace';
 import type { LegacyBackend } from './migration/legacy-backend';
 import type { Lifecycle } from './services/lifecycle';
@@ -30,7 +31,7 @@ export interface Services {
   /** The caller closed its connection before its answer was written (CONTRACT section 18: logged as aborted). */
   clientGone(c: Context<AppEnv>): boolean;
   /** SHA-256 hex of a presented secret: WebCrypto by default, a synchronous hash where the runtime has one (Node). */
-  digest(text: string): string | Promise<string>;
+  digest(text: string): MaybePromise<string>;
   /** `LEGACY_V1_URL`'s backend (CONTRACT section 16), when one is configured. */
   legacy?: LegacyBackend;
   /**

@@ -6,7 +6,7 @@ import { ApiError } from '../core/api-error';
 import type { ErrorCode } from '../core/error-codes';
 import { entryBytes } from '../services/cache/entry-size';
 import type { RateLimitDecision } from '../services/rate-limiter';
-import { isPromise } from './policy';
+import { isPromise } from '../core/maybe-promise';
 import { WINDOW_SECONDS } from './rate-limit';
 import { sourceAddress } from './source-address';
 

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { andThen, isPromise } from '../core/maybe-promise';
 import type { AppEnv, Caller, Services } from '../env';
 import { ApiError } from '../core/api-error';
 import type { ErrorCode } from '../core/error-codes';
@@ -10,7 +11,7 @@ import { isDescriptionPath } from '../openapi/names';
 import { findNewlineDigestEntry, newlineDigestWarning } from '../services/credentials/newline-digest';
 import { walk } from '../versions/walker';
 import type { FailedAuthentications } from './auth-failures';
-import { isPromise, type Policy } from './policy';
+import type { Policy } from './policy';
 
 /** Every place a credential can arrive, whatever the version accepts. */
 const ALL_PLACES: readonly CredentialPlace[] = ['authorization', 'x-api-key', 'x-key', 'query:key', 'query:token'];
@@ -151,15 +152,6 @@ function admit(c: Context<AppEnv>, version: Version, caller: Caller): undefined 
     throw new ApiError('auth/forbidden', `${version.name} is a closed preview; this credential is not in it.`);
   }
   return undefined;
-}
-
-/**
- * `fn` of a value that may come at once or later: at once when it does, so that on Node, where the
- * digest, the store and the limiter all answer at once, a known key is admitted without a promise
- * (src/policies/policy.ts says why that matters).
- */
-function andThen<T, U>(value: T | Promise<T>, fn: (value: T) => U | Promise<U>): U | Promise<U> {
-  return isPromise(value) ? value.then(fn) : fn(value);
 }
 
 /**

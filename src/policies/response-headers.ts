@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { MaybePromise } from '../core/maybe-promise';
 import type { AppEnv } from '../env';
 import { ResponseHeaders } from './response-header-set';
 
@@ -38,7 +39,7 @@ export function respond(c: Context<AppEnv>, body: BodyInit | null, status: numbe
  * answer of the core and every error), else its `Content-Length`, else read from a copy (a
  * redirect, a preflight, the health and docs routes).
  */
-export function bodyBytes(c: Context<AppEnv>): number | Promise<number> {
+export function bodyBytes(c: Context<AppEnv>): MaybePromise<number> {
   const res = c.res;
   const policy = c.get('responseHeaders');
   const known = policy?.built === res ? policy.builtBytes : undefined;

@@ -1,4 +1,5 @@
 import { hex64 } from '../../../core/hash';
+import { allOf, andThen, isPromise, type MaybePromise } from '../../../core/maybe-promise';
 import { readContainer, readHeader, type SectionData } from './container';
 import { ORDER_CHUNK, RECORD_CHUNK, section, type ResourceMeta } from './layout';
 import { PieceCache } from './piece-cache';
@@ -30,11 +31,6 @@ export interface StoredRecord {
   etag: string;
   lastModified: string;
   counts: Record<string, number>;
-}
-
-/** Like `Promise.all`, without a promise per value when every value is already there (a warm store). */
-function settle<T>(values: Array<T | Promise<T>>): T[] | Promise<T[]> {
-  return values.some((v) => v instanceof Promise) ? Promise.all(values) : (values as T[]);
 }
 
 const instants = new Map<number, string>();
@@ -106,7 +102,7 @@ export class CompiledResource {
   }
 
   /** A piece opened by `open` and kept in the cache under `key`; synchronously when the cache has it. */
-  private cached<T extends object>(key: string | number, name: string, open: (bytes: SectionData) => T): T | Promise<T> {
+  private cached<T extends object>(key: string | number, name: string, open: (bytes: SectionData) => T): MaybePromise<T> {
     const held = this.cache.get(key);
     if (held) return held as T;
     const keep = (bytes: SectionData): T => {
@@ -114,23 +110,22 @@ export class CompiledResource {
       this.cache.set(key, value, bytes.byteLength);
       return value;
     };
-    const loaded = this.store.load(name);
-    return loaded instanceof Promise ? loaded.then(keep) : keep(loaded);
+    return andThen(this.store.load(name), keep);
   }
 
   /** A chunk piece (a small container of its own), opened once while cached; synchronously when it is. */
-  part(name: string): Part | Promise<Part> {
+  part(name: string): MaybePromise<Part> {
     return this.cached(name, name, (bytes) => readContainer<null>(bytes as Uint8Array));
   }
 
   /** The chunk pieces `name(k)` for every `k` in `ks`, fetched together. */
   async parts(name: (k: number) => string, ks: Iterable<number>): Promise<Map<number, Part>> {
     const unique = [...new Set(ks)];
-    const loaded = await settle(unique.map((k) => this.part(name(k))));
+    const loaded = await allOf(unique.map((k) => this.part(name(k))));
     return new Map(unique.map((k, i) => [k, loaded[i]!]));
   }
 
-  private idChunk(k: number): IdChunk | Promise<IdChunk> {
+  private idChunk(k: number): MaybePromise<IdChunk> {
     const name = section.ids(this.name, k);
     return this.cached(name, name, (bytes) => {
       const part = readContainer<null>(bytes as Uint8Array);
@@ -155,7 +150,7 @@ export class CompiledResource {
     }
     if (k < 0) return undefined;
     const chunk = this.idChunk(k);
-    const { ids, positions } = chunk instanceof Promise ? await chunk : chunk;
+    const { ids, positions } = isPromise(chunk) ? await chunk : chunk;
     for (let lo = 0, hi = ids.length - 1; lo <= hi; ) {
       const mid = (lo + hi) >>> 1;
       const candidate = ids[mid]!;
@@ -173,7 +168,7 @@ export class CompiledResource {
    * read when a request needs it: the operating system's page cache holds the records, not the
    * process.
    */
-  private recordChunk(k: number): RecordChunk | Promise<RecordChunk> {
+  private recordChunk(k: number): MaybePromise<RecordChunk> {
     const key = this.slot + SLOTS * k;
     // Looked up before the section's name is built: a page asks for a chunk once per record.
     const held = this.cache.get(key);
@@ -208,13 +203,10 @@ export class CompiledResource {
    * of one chunk are read together (a page in default order is one or two reads).
    */
   async records(positions: ArrayLike<number>): Promise<Uint8Array[]> {
-    const chunks: Array<RecordChunk | Promise<RecordChunk>> = new Array(positions.length);
-    let missing = false;
-    for (let i = 0; i < positions.length; i++) {
-      const chunk = (chunks[i] = this.recordChunk((positions[i]! / RECORD_CHUNK) | 0));
-      if (chunk instanceof Promise) missing = true;
-    }
-    const ready = missing ? await Promise.all(chunks) : (chunks as RecordChunk[]);
+    const chunks: MaybePromise<RecordChunk>[] = new Array(positions.length);
+    for (let i = 0; i < positions.length; i++) chunks[i] = this.recordChunk((positions[i]! / RECORD_CHUNK) | 0);
+    const settled = allOf(chunks);
+    const ready = isPromise(settled) ? await settled : settled;
     const out: Uint8Array[] = new Array(positions.length);
     for (let i = 0; i < positions.length; ) {
       const chunk = ready[i]!;
@@ -232,7 +224,7 @@ export class CompiledResource {
   /** The record at `at` with its validators and detail counts, from its chunk. */
   async record(at: number): Promise<StoredRecord> {
     const loaded = this.recordChunk((at / RECORD_CHUNK) | 0);
-    const { json, etags, lastModified, counts } = loaded instanceof Promise ? await loaded : loaded;
+    const { json, etags, lastModified, counts } = isPromise(loaded) ? await loaded : loaded;
     const i = at % RECORD_CHUNK;
     const named: Record<string, number> = {};
     for (let n = 0; n < counts.length; n++) named[this.meta.counts[n]!] = counts[n]![i]!;
@@ -260,13 +252,13 @@ export class CompiledResource {
     let chunks = this.orderChunks.get(key);
     if (!chunks) this.orderChunks.set(key, (chunks = []));
     const known = chunks;
-    const pieces = await settle(
+    const pieces = await allOf(
       Array.from({ length: last - first + 1 }, (_, i) => {
         const k = first + i;
         const held = known[k];
         if (held) return held;
-        const loaded = this.store.load(section.order(this.name, field, direction, k)) as Uint32Array | Promise<Uint32Array>;
-        return loaded instanceof Promise ? loaded.then((c) => (known[k] = c)) : (known[k] = loaded);
+        const loaded = this.store.load(section.order(this.name, field, direction, k)) as MaybePromise<Uint32Array>;
+        return andThen(loaded, (c) => (known[k] = c));
       }),
     );
     const joined = pieces.length === 1 ? pieces[0]! : Uint32Array.from(pieces.flatMap((p) => [...p]));
