@@ -1,63 +1,12 @@
-import { hex64 } from '../../../core/hash';
 import { allOf, andThen, isPromise, type MaybePromise } from '../../../core/maybe-promise';
-import { readContainer, readHeader, type SectionData } from './container';
+import { readContainer, type SectionData } from './container';
+import { idChunkOf, openIdChunk, positionIn, type IdChunk } from './id-chunk';
 import { ORDER_CHUNK, RECORD_CHUNK, section, type ResourceMeta } from './layout';
 import { PieceCache } from './piece-cache';
+import { headOf, recordChunkOf, storedRecord, type Part, type RecordChunk, type StoredRecord } from './record-chunk';
 import type { SectionStore } from './store';
 
-const decoder = new TextDecoder();
-
-type Part = ReturnType<typeof readContainer<null>>;
-
-interface RecordChunk {
-  /** The JSON of the chunk's records `[from, to)`, back to back. */
-  json(from: number, to: number): Uint8Array;
-  offsets: Uint32Array;
-  etags: Uint32Array;
-  lastModified: Uint32Array;
-  /** One array per name of `ResourceMeta.counts`, in that order. */
-  counts: Uint32Array[];
-}
-
-/** A chunk of the id index with its ids decoded once, so a lookup compares strings and decodes nothing. */
-interface IdChunk {
-  ids: string[];
-  positions: Uint32Array;
-}
-
-/** A record's stored bytes with its validators and detail counts. */
-export interface StoredRecord {
-  bytes: Uint8Array;
-  etag: string;
-  lastModified: string;
-  counts: Record<string, number>;
-}
-
-const instants = new Map<number, string>();
-/** Seconds as RFC 3339 UTC (`2026-03-18T00:00:00Z`); records share a handful of instants, so each is formatted once. */
-function rfc3339(seconds: number): string {
-  let text = instants.get(seconds);
-  if (text === undefined) {
-    text = new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
-    if (instants.size < 4096) instants.set(seconds, text);
-  }
-  return text;
-}
-
-/** Bytes read at first from a record chunk: its header and every section before the JSON (about 700 bytes). */
-const HEAD_GUESS = 1024;
-
-/**
- * A record chunk's head (its header and every section before the JSON), read through
- * `read(from, to)`: one read, more only when the head is longer than guessed, kept in a buffer of
- * its own size; and where the JSON begins.
- */
-function headOf(read: (from: number, to: number) => Uint8Array): { head: Part; jsonAt: number } {
-  const { header, start, front } = readHeader<null>(read, HEAD_GUESS);
-  const jsonAt = start + header.sections.json!.offset;
-  const bytes = front.byteLength < jsonAt ? read(0, jsonAt) : front.subarray(0, jsonAt);
-  return { head: readContainer<null>(new Uint8Array(bytes)), jsonAt };
-}
+export type { StoredRecord } from './record-chunk';
 
 /** Resources a `PieceCache` can tell apart by the numeric keys of their record chunks. */
 const SLOTS = 16;
@@ -127,38 +76,15 @@ export class CompiledResource {
 
   private idChunk(k: number): MaybePromise<IdChunk> {
     const name = section.ids(this.name, k);
-    return this.cached(name, name, (bytes) => {
-      const part = readContainer<null>(bytes as Uint8Array);
-      const text = part.section('text') as Uint8Array;
-      const offsets = part.section('offsets') as Uint32Array;
-      const positions = part.section('positions') as Uint32Array;
-      const ids = Array.from({ length: positions.length }, (_, i) => decoder.decode(text.subarray(offsets[i]!, offsets[i + 1]!)));
-      return { ids, positions };
-    });
+    return this.cached(name, name, openIdChunk);
   }
 
   /** The position of the record with `id`: its id-index chunk by the fences, then a binary search. */
   async position(id: string): Promise<number | undefined> {
-    const fences = this.meta.idFences;
-    let k = -1;
-    for (let lo = 0, hi = fences.length - 1; lo <= hi; ) {
-      const mid = (lo + hi) >>> 1;
-      if (fences[mid]! <= id) {
-        k = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
+    const k = idChunkOf(this.meta.idFences, id);
     if (k < 0) return undefined;
     const chunk = this.idChunk(k);
-    const { ids, positions } = isPromise(chunk) ? await chunk : chunk;
-    for (let lo = 0, hi = ids.length - 1; lo <= hi; ) {
-      const mid = (lo + hi) >>> 1;
-      const candidate = ids[mid]!;
-      if (candidate === id) return positions[mid]!;
-      if (candidate < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
+    return positionIn(isPromise(chunk) ? await chunk : chunk, id);
   }
 
   /**
@@ -174,16 +100,7 @@ export class CompiledResource {
     const held = this.cache.get(key);
     if (held) return held as RecordChunk;
     const name = section.records(this.name, k);
-    const chunk = (part: Part, json: (from: number, to: number) => Uint8Array): RecordChunk => {
-      const offsets = part.section('offsets') as Uint32Array;
-      return {
-        json: (from, to) => json(offsets[from]!, offsets[to]!),
-        offsets,
-        etags: part.section('etags') as Uint32Array,
-        lastModified: part.section('lastModified') as Uint32Array,
-        counts: this.meta.counts.map((name) => part.section(`count.${name}`) as Uint32Array),
-      };
-    };
+    const chunk = (part: Part, json: (from: number, to: number) => Uint8Array) => recordChunkOf(part, json, this.meta.counts);
     const range = this.store.range?.bind(this.store);
     if (range) {
       const { head, jsonAt } = headOf((from, to) => range(name, from, to));
@@ -224,16 +141,7 @@ export class CompiledResource {
   /** The record at `at` with its validators and detail counts, from its chunk. */
   async record(at: number): Promise<StoredRecord> {
     const loaded = this.recordChunk((at / RECORD_CHUNK) | 0);
-    const { json, etags, lastModified, counts } = isPromise(loaded) ? await loaded : loaded;
-    const i = at % RECORD_CHUNK;
-    const named: Record<string, number> = {};
-    for (let n = 0; n < counts.length; n++) named[this.meta.counts[n]!] = counts[n]![i]!;
-    return {
-      bytes: json(i, i + 1),
-      etag: hex64(etags[2 * i]!, etags[2 * i + 1]!),
-      lastModified: rfc3339(lastModified[i]!),
-      counts: named,
-    };
+    return storedRecord(isPromise(loaded) ? await loaded : loaded, at % RECORD_CHUNK, this.meta.counts);
   }
 
   /** Dense ranks of `field` by position; `id` ranks are the positions themselves (undefined). */
