@@ -2,47 +2,15 @@ import type { Context } from 'hono';
 import { isPromise, type MaybePromise } from '../core/maybe-promise';
 import type { AppEnv, Caller, Services } from '../env';
 import { ApiError } from '../core/api-error';
-import type { ErrorCode } from '../core/error-codes';
 import { narrowAccess, type Looked, type Principal } from '../services/credentials/credential-store';
 import type { ResourceName } from '../services/record-source';
-import type { CredentialPlace, CredentialRules, Scheme, Version } from '../versions/version';
-import { plainQuery } from '../core/query-string';
+import type { Version } from '../versions/version';
 import { isDescriptionPath } from '../openapi/names';
 import { findNewlineDigestEntry, newlineDigestWarning } from '../services/credentials/newline-digest';
 import { walk } from '../versions/walker';
 import type { FailedAuthentications } from './auth-failures';
+import { type Challenge, describePlace, label, type Presented, presentedSecret, type Secret, triedCredential, wwwAuthenticate } from './presented-credential';
 import type { Policy } from './policy';
-
-/** Every place a credential can arrive, whatever the version accepts. */
-const ALL_PLACES: readonly CredentialPlace[] = ['authorization', 'x-api-key', 'x-key', 'query:key', 'query:token'];
-const HEADER_PLACES = ALL_PLACES.filter((p) => !p.startsWith('query:'));
-
-interface Presented {
-  place: CredentialPlace;
-  value: string;
-  /** False for a place the version refuses. */
-  accepted: boolean;
-}
-
-/** A presented credential read: its secret, which stores may hold it, and its log label. */
-interface Secret {
-  value: string;
-  scheme: Scheme | undefined;
-  kinds: Array<'apiKey' | 'personalToken'>;
-  label: string;
-}
-
-type Challenge = (code: ErrorCode, detail: string, bearerError?: boolean) => ApiError;
-
-function presentedValue(c: Context<AppEnv>, place: CredentialPlace): string | undefined {
-  return place.startsWith('query:') ? c.req.query(place.slice('query:'.length)) : c.req.header(place);
-}
-
-/** Log label of a credential's kind and place: `apiKey`, `bearer`, `v1:x-api-key`, `v1:query`. */
-function label(place: CredentialPlace, scheme: Scheme | undefined, versionName: string): string {
-  if (place === 'authorization') return scheme === 'apikey' ? 'apiKey' : scheme === 'bearer' ? 'bearer' : 'authorization';
-  return `${versionName}:${place.startsWith('query:') ? 'query' : place}`;
-}
 
 /**
  * Authenticates a versioned request by the version's credential rules (CONTRACT section 7):
@@ -151,44 +119,6 @@ async function refuse({ c, tried, failures }: Attempt, err: unknown): Promise<ne
   throw err;
 }
 
-/** The first credential in a place the version refuses, or else the one in the first place it accepts. */
-function triedCredential(c: Context<AppEnv>, rules: CredentialRules): Presented | undefined {
-  // A plain query names no credential (`plainQuery`): only another may hold `key` or `token`.
-  const places = c.req.url.includes('?') && plainQuery(c.req.url) === undefined ? ALL_PLACES : HEADER_PLACES;
-  let chosen: Presented | undefined;
-  let chosenRank = rules.places.length;
-  for (const place of places) {
-    const value = presentedValue(c, place);
-    if (value === undefined) continue;
-    const rank = rules.places.indexOf(place);
-    if (rank < 0) return { place, value, accepted: false };
-    if (rank < chosenRank) {
-      chosen = { place, value, accepted: true };
-      chosenRank = rank;
-    }
-  }
-  return chosen;
-}
-
-const AUTHORIZATION = /^\s*(\S+)\s+(\S+)\s*$/;
-
-/** The secret a credential carries, or the 401 its form alone earns (a place or scheme the version refuses, a malformed header). */
-function presentedSecret(tried: Presented, rules: CredentialRules, versionName: string, challenge: Challenge): Secret | ApiError {
-  const { place, value } = tried;
-  if (!tried.accepted) {
-    return challenge('auth/credentialNotAccepted', `${versionName} accepts credentials only in the Authorization header; remove the ${describePlace(place)}.`);
-  }
-  // Legacy places carry a bare secret: a project key, else a personal or OAuth token.
-  if (place !== 'authorization') return { value, scheme: undefined, kinds: ['apiKey', 'personalToken'], label: label(place, undefined, versionName) };
-  const match = AUTHORIZATION.exec(value);
-  const scheme = match ? schemeOf(match[1]!) : undefined;
-  if (!match || !scheme) return challenge('auth/invalidCredential', 'The Authorization header must be "ApiKey <key>" or "Bearer <token>".');
-  if (!rules.schemes.includes(scheme)) {
-    return challenge('auth/credentialNotAccepted', `${versionName} does not accept ${scheme === 'apikey' ? 'API keys' : 'Bearer tokens'}.`);
-  }
-  return { value: match[2]!, scheme, kinds: scheme === 'apikey' ? ['apiKey'] : ['personalToken'], label: label(place, scheme, versionName) };
-}
-
 /** The authenticated caller goes on, unless the version is a closed preview it is not in. */
 function admit(c: Context<AppEnv>, version: Version, caller: Caller): undefined {
   c.set('caller', caller);
@@ -251,20 +181,4 @@ export function requireAccess(c: Context<AppEnv>, resource: ResourceName): void 
   if (caller && !caller.principal.access.resources.includes(resource)) {
     throw new ApiError('auth/forbidden', `This credential does not grant access to ${resource}.`);
   }
-}
-
-function schemeOf(name: string): Scheme | undefined {
-  const lower = name.toLowerCase();
-  return lower === 'apikey' ? 'apikey' : lower === 'bearer' ? 'bearer' : undefined;
-}
-
-function describePlace(place: CredentialPlace): string {
-  return place.startsWith('query:') ? `"${place.slice('query:'.length)}" query parameter` : `${place} header`;
-}
-
-/** RFC 7235 challenges for the accepted schemes; RFC 6750 `invalid_token` for a bad Bearer token. */
-function wwwAuthenticate(rules: CredentialRules, realm: string, bearerError: boolean): string {
-  return rules.schemes
-    .map((s) => (s === 'apikey' ? `ApiKey realm="${realm}"` : `Bearer realm="${realm}"${bearerError ? ', error="invalid_token"' : ''}`))
-    .join(', ');
 }
