@@ -102,7 +102,8 @@ export async function main(argv: readonly string[] = []): Promise<void> {
     recordRequest: otlp?.record,
     metrics,
   });
-  const app = createApp(config, services);
+  // Benchmark only (bench/observability.ts): the gateway without trace context, to measure what it costs.
+  const app = createApp(config, services, { traceContext: process.env.BENCH_WITHOUT_TRACE_CONTEXT !== '1' });
   const summary = () => ({
     mode: bundled ? 'bundled' : 'upstream',
     records: bundled?.counts(),
