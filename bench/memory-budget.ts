@@ -3,7 +3,7 @@
  * themselves declare (the README's table lists the same): what `npm run bench:memory` holds the
  * gateway to after a full collection, and what the start flags' `--max-old-space-size` leaves room for.
  */
-import { LOG_QUEUE_MAX_BYTES } from '../src/node';
+import { LOG_QUEUE_MAX_BYTES } from '../src/node/log';
 import { KNOWN_GOOD_BYTES } from '../src/policies/auth-failures';
 import { KNOWN_HOST_BYTES } from '../src/policies/host';
 import { PAGE_CACHE_BYTES, SEEN_KEY_BYTES } from '../src/routes/page-cache';

@@ -6,7 +6,8 @@
  */
 import * as client from 'prom-client';
 import { Counter, Histogram, Registry } from 'prom-client';
-import { durationBuckets, PrometheusMetrics } from '../src/node/prometheus';
+import { durationBuckets } from '../src/node/families';
+import { PrometheusMetrics } from '../src/node/prometheus';
 import type { RequestObservation } from '../src/services/metrics';
 
 const N = 1_000_000;

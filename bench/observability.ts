@@ -6,9 +6,10 @@
  *   floor: what identical processes differ by on this machine in these minutes.
  * - `metrics`: `METRICS_PORT` set, scraped every `BENCH_SCRAPE_MS` as a Prometheus server would.
  * - `otlp`: `OTEL_EXPORTER_OTLP_ENDPOINT` set to a receiver in this process that takes the exports.
+ * - `without trace context`: `BENCH_WITHOUT_TRACE_CONTEXT=1`, the Node entry's benchmark switch
+ *   (no trace id drawn, no `time`, `trace_id` or `client_request_id` in the access line).
  * - `before` (with `BENCH_BEFORE_DIR`, one checkout or several separated by commas): other
- *   checkouts' gateways, for what a change costs (trace context has no switch: it is measured
- *   against the code before it).
+ *   checkouts' gateways, for what a change costs.
  *
  * Every variant runs in `BENCH_INSTANCES` processes (3), and in each of them beside a plain
  * gateway: a process hosts one gateway of every variant (`bench/gateway-host.mjs`), each its own
@@ -19,11 +20,7 @@
  * Each round drives every gateway for `BENCH_PAIR_SECONDS` in an order rotated by one per round,
  * so a trend in the machine's load weighs on all alike.
  */
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { added, type Stats } from './load-stats';
 import { type HostedGateway, pinning, type Server, startGatewayHost } from './processes';
@@ -74,19 +71,6 @@ function meanInterval(xs: number[]): string {
   return `${mean.toFixed(3)} (${(mean - half).toFixed(3)}-${(mean + half).toFixed(3)})`;
 }
 
-/**
- * A copy of the tree at `dir` without trace context: its sources with
- * `bench/without-trace-context.patch` applied, the data and packages linked. The caller removes it.
- */
-function withoutTraceContext(dir: string): string {
-  const copy = mkdtempSync(join(tmpdir(), 'bench-untraced-'));
-  for (const part of ['src', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json']) cpSync(join(dir, part), join(copy, part), { recursive: true });
-  for (const part of ['node_modules', 'fixtures', 'generated']) symlinkSync(join(dir, part), join(copy, part));
-  const applied = spawnSync('git', ['apply', join(dir, 'bench/without-trace-context.patch')], { cwd: copy, encoding: 'utf8' });
-  if (applied.status !== 0) throw new Error(`bench/without-trace-context.patch no longer applies to ${dir}/src: update it (${applied.stderr.trim()})`);
-  return copy;
-}
-
 const median = (xs: number[]) => (xs[(xs.length - 1) >> 1]! + xs[xs.length >> 1]!) / 2;
 
 /**
@@ -100,12 +84,12 @@ export async function observabilityCost(
   warmUpSeconds: number,
 ): Promise<string> {
   const receiver = await otlpReceiver();
-  const untraced = withoutTraceContext(dir);
   const started: Server[][] = [];
   let scraping: ReturnType<typeof setInterval> | undefined;
   try {
     const metricsKind = { name: `metrics (METRICS_PORT, scraped every ${SCRAPE_MS / 1000} s)`, env: { METRICS_PORT: '0' }, dir, own: false };
-    const untracedKind = { name: 'without trace context (nor metrics)', env: {}, dir: untraced, own: false };
+    // The Node entry's benchmark switch (src/policies/index.ts, PolicyOptions): no trace id, no trace members in the log line.
+    const untracedKind = { name: 'without trace context (nor metrics)', env: { BENCH_WITHOUT_TRACE_CONTEXT: '1' }, dir, own: false };
     const kinds: Array<HostedGateway & { name: string; own: boolean }> = [
       { name: 'plain', env: {}, dir, own: false },
       { name: 'control (another plain gateway)', env: {}, dir, own: false },
@@ -188,6 +172,5 @@ export async function observabilityCost(
     if (scraping) clearInterval(scraping);
     for (const child of new Set(started.flat().map((s) => s.child))) child.kill('SIGTERM');
     receiver.server.close();
-    rmSync(untraced, { recursive: true, force: true });
   }
 }

@@ -22,7 +22,7 @@ const app = new Hono();
 if (!obligations) app.get('*', (c) => c.body(body, 200, { 'Content-Type': 'application/json' }));
 else {
   // Loaded here, so the bare reference loads nothing of the gateway.
-  const { batchedLog } = await import('../src/node');
+  const { batchedLog } = await import('../src/node/log');
   const { log } = batchedLog(process.stdout);
   const time = isoTimes(systemClock);
   let served = 0;

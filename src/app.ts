@@ -1,12 +1,12 @@
 import { Hono, type Context } from 'hono';
 import type { Config } from './config';
 import type { AppEnv, Services } from './env';
-import { ApiError } from './errors/api-error';
-import { errorHandler, renderError } from './errors/render';
+import { ApiError } from './core/api-error';
+import { errorHandler, renderError } from './policies/render-error';
 import { mountMigration } from './migration';
 import { docsRoutes } from './openapi/docs-page';
 import { descriptionRoutes } from './openapi/route';
-import { policies } from './policies';
+import { type PolicyOptions, policies } from './policies';
 import { behindPolicies } from './policies/policy';
 import { healthRoutes } from './routes/health';
 import { oauthTokenRoute } from './routes/oauth-token';
@@ -14,7 +14,7 @@ import { coreRoutes } from './routes/resources';
 import { buildVersions } from './versions';
 
 /** The one factory both runtimes call: the whole gateway from a configuration and its services. */
-export function createApp(config: Config, services: Services): Hono<AppEnv> {
+export function createApp(config: Config, services: Services, options: PolicyOptions = {}): Hono<AppEnv> {
   const versions = buildVersions(config);
   const routes = new Hono<AppEnv>();
   const onError = errorHandler({ config, services });
@@ -34,7 +34,7 @@ export function createApp(config: Config, services: Services): Hono<AppEnv> {
   // Every request meets the policies first, in the order of their one list (src/policies/index.ts),
   // whichever route answers it, and when none does.
   const notFound = (c: Context<AppEnv>) => renderError(new ApiError('svc/notFound', `No resource at ${new URL(c.req.url).pathname}.`), c, { config, services });
-  const app = behindPolicies(routes, policies(config, services, versions, onError), notFound);
+  const app = behindPolicies(routes, policies(config, services, versions, onError, options), notFound);
   app.onError(onError);
   return app;
 }

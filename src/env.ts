@@ -1,22 +1,21 @@
 import type { Context } from 'hono';
 import type { Config } from './config';
+import type { MaybePromise } from './core/maybe-promise';
 import type { RequestTrace } from './core/request-trace';
-import type { LegacyBackend } from './migration/legacy-client';
+import type { LegacyBackend } from './migration/legacy-backend';
 import type { Lifecycle } from './services/lifecycle';
+import type { LogLine } from './services/log';
 import type { Metrics } from './services/metrics';
 import type { Clock } from './services/clock';
-import type { DocsAssets } from './openapi/docs-page';
+import type { DocsAssets } from './openapi/docs-assets';
 import type { ConnectionFacts } from './services/connection';
 import type { CredentialStore, Principal } from './services/credentials/credential-store';
 import type { RateLimiter } from './services/rate-limiter';
 import type { RecordRequest } from './services/request-facts';
 import type { RecordSource } from './services/record-source';
 import type { TokenService } from './services/tokens';
-import type { ResponseHeaders } from './policies/response-headers';
+import type { ResponseHeaders } from './policies/response-header-set';
 import type { Version } from './versions/version';
-
-/** One access-log line (CONTRACT section 13); secrets never reach it. */
-export type LogLine = Record<string, unknown>;
 
 /** Every service the app uses, built once per app by an entry. */
 export interface Services {
@@ -32,7 +31,7 @@ export interface Services {
   /** The caller closed its connection before its answer was written (CONTRACT section 18: logged as aborted). */
   clientGone(c: Context<AppEnv>): boolean;
   /** SHA-256 hex of a presented secret: WebCrypto by default, a synchronous hash where the runtime has one (Node). */
-  digest(text: string): string | Promise<string>;
+  digest(text: string): MaybePromise<string>;
   /** `LEGACY_V1_URL`'s backend (CONTRACT section 16), when one is configured. */
   legacy?: LegacyBackend;
   /**

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error';
+import { ApiError } from './api-error';
 import type { JsonObject, PageResult } from './query';
 import { CREDENTIAL_PARAMS, pairName, rawQueryPairs } from './query-string';
 

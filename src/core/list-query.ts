@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error';
+import { ApiError } from './api-error';
 import type { ListQuery, OrderTerm, ResourceName } from './query';
 import type { QueryParams } from './query-string';
 import { RESOURCES } from './resources';

@@ -69,7 +69,7 @@ export interface DatasetSource {
   url: string;
 }
 
-/** The committed fixture file (`fixtures/taxa.json`), produced by `npm run build:data`. */
+/** The committed fixture file (`fixtures/taxa.json`), produced by `npm run data:build`. */
 export interface Dataset {
   dataset: {
     /** RFC 3339 UTC instant the source data was published; every record's `last_modified`. */

@@ -1,4 +1,4 @@
-import type { LogLine } from '../env';
+import type { LogLine } from '../services/log';
 import type { ComparisonResult } from '../services/metrics';
 import { differences, type Difference, type Side } from './compare';
 

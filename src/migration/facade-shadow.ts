@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
-import { ApiError } from '../errors/api-error';
-import { errorHandler, renderError } from '../errors/render';
+import { ApiError } from '../core/api-error';
+import { errorHandler, renderError } from '../policies/render-error';
 import type { Version } from '../versions/version';
 import type { Side } from './compare';
 

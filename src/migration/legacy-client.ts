@@ -1,35 +1,14 @@
 import type { Config } from '../config';
-import type { LogLine } from '../env';
-import type { RequestTrace } from '../core/request-trace';
+import type { LogLine } from '../services/log';
 import type { Clock } from '../services/clock';
 import type { Metrics } from '../services/metrics';
 import { MAX_BODY_BYTES } from '../services/upstream/client';
 import { backendHeaders } from '../services/upstream/backend-headers';
 import { readBounded } from '../services/upstream/io';
 import { failure, Resilience, unavailable, type Attempt, type Failure } from '../services/upstream/resilience';
+import { ApiError } from '../core/api-error';
 import type { Readiness } from '../services/record-source';
-import { ApiError } from '../errors/api-error';
-
-/** What the legacy backend answered: a v1 body (a record, a page, or `{statusCode, message}`). */
-export interface LegacyAnswer {
-  status: number;
-  body: unknown;
-  lastModified: string | null;
-}
-
-/** The existing v1 backend, behind an interface so tests and both runtimes can supply one. */
-export interface LegacyBackend {
-  /** `target` is a path and query below `LEGACY_V1_URL` (`/species?q=oak`). Throws upstream ApiErrors. */
-  get(target: string, ctx: BackendContext): Promise<LegacyAnswer>;
-  /** Whether it answers now, with the gateway's credential (for `/readyz` while it answers v1). */
-  ready?(ctx: BackendContext): Promise<Readiness>;
-}
-
-/** The request a call is made for: its id, and its trace, which the call continues and notes itself on. */
-export interface BackendContext {
-  requestId: string;
-  trace?: RequestTrace;
-}
+import type { BackendContext, LegacyAnswer, LegacyBackend } from './legacy-backend';
 
 /** What readiness asks the legacy backend: the first page of the one collection every v1 backend serves. */
 const PROBE_TARGET = '/species';

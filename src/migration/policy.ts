@@ -4,11 +4,11 @@ import { createMiddleware } from 'hono/factory';
 import type { MigrationConfig } from '../config';
 import type { AppEnv, Services } from '../env';
 import { requireAccess } from '../policies/auth';
-import { redactedTarget } from '../policies/redact';
+import { redactedTarget } from '../core/redact';
 import type { Side } from './compare';
 import { compareInBackground, notMade } from './comparator';
 import { forwardedTarget, rewriteLinks } from './forward';
-import type { LegacyBackend } from './legacy-client';
+import type { LegacyBackend } from './legacy-backend';
 import { sampled } from './sampling';
 import { matchV1Route, type V1Route } from './v1-routes';
 

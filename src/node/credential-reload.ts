@@ -4,7 +4,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { ConfigError } from '../config';
-import type { LogLine } from '../env';
+import type { LogLine } from '../services/log';
 import type { CredentialStore, OAuthClient, Principal } from '../services/credentials/credential-store';
 import { MemoryCredentialStore, parseCredentialDocument } from '../services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../services/credentials/demo-credentials';

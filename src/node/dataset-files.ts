@@ -34,12 +34,12 @@ function developmentTools(): boolean {
 }
 
 /**
- * The command that rebuilds generated/ as it works in this install: `npm run compile:data` needs
+ * The command that rebuilds generated/ as it works in this install: `npm run data:compile` needs
  * tsx, which a pruned production install does not have.
  */
 export function rebuildAdvice(tools = developmentTools()): string {
   return tools
-    ? 'run `npm run compile:data` to rebuild it'
+    ? 'run `npm run data:compile` to rebuild it'
     : 'rebuild it where the development dependencies are installed (`npm ci && npm run build`) and ship generated/ again (this install has no development tools)';
 }
 

@@ -107,3 +107,18 @@ export class HistogramFamily implements Family {
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }
 }
+
+/**
+ * Histogram bounds in seconds, 1 ms up in 1-2.5-5 steps until one is past `timeoutMs`, so a call
+ * that ran into the upstream deadline still falls in a finite bucket of its own.
+ */
+export function durationBuckets(timeoutMs: number): number[] {
+  const bounds: number[] = [];
+  for (let decade = 0.001; ; decade *= 10) {
+    for (const step of [1, 2.5, 5]) {
+      const bound = Number((decade * step).toPrecision(3));
+      bounds.push(bound);
+      if (bound > timeoutMs / 1000) return bounds;
+    }
+  }
+}

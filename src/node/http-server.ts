@@ -7,7 +7,7 @@ import { getRequestListener, RequestError } from '@hono/node-server';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Config } from '../config';
-import type { ErrorCode } from '../errors/codes';
+import type { ErrorCode } from '../core/error-codes';
 import { allowedAt, orList } from '../policies/methods';
 import { buildVersions } from '../versions';
 import type { Metrics } from '../services/metrics';

@@ -6,6 +6,7 @@
  */
 import type { Counter, Metric, Registry } from 'prom-client';
 import type {
+  AnsweredBy,
   BackendName,
   BackendOutcome,
   BreakerPosition,
@@ -15,18 +16,29 @@ import type {
   RefusalKind,
   RequestObservation,
 } from '../services/metrics';
-import { type Buckets, CounterFamily, type Family, HistogramFamily, type Value } from './families';
+import { type Buckets, CounterFamily, durationBuckets, type Family, HistogramFamily, type Value } from './families';
+import { type CredentialReloads, credentialReloadGauges, type PromClient, processGauges } from './prometheus-gauges';
 
 /** The methods kept as label values; any other is `OTHER`, however many a client invents. */
 const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const OTHER_METHOD = METHODS.length;
+
+/**
+ * The key of a route's count series for one status, method and answerer: one small integer,
+ * so the lookup per request builds no string. Packed as `(status * 8 + method) * 2 + answerer`:
+ * the method index is 0-7 (the seven of `METHODS`, then `OTHER_METHOD`), so 8 keeps it apart from
+ * the status, and who answered is one bit (1: upstream, 0: the gateway). An aborted request, which
+ * has no status, is status 0. Every combination gets a key of its own.
+ */
+function countKey(status: number | null, method: number, answeredBy: AnsweredBy): number {
+  return ((status ?? 0) * (OTHER_METHOD + 1) + method) * 2 + (answeredBy === 'upstream' ? 1 : 0);
+}
 
 /** One route of one version: its duration series, and its count series by status, method and who answered. */
 interface RouteSeries {
   duration: Buckets;
   counts: Map<number, Value>;
 }
-const BREAKER_POSITIONS: readonly BreakerPosition[] = ['closed', 'open', 'half-open'];
 const REFUSAL_KINDS: readonly RefusalKind[] = ['rate_limit', 'token_rate_limit', 'auth_failures'];
 
 /** prom-client's default metrics that are gauges with a `_total` suffix. */
@@ -36,21 +48,6 @@ const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_request
 const NONE = 'none';
 const ABORTED = 'aborted';
 
-/**
- * Histogram bounds in seconds, 1 ms up in 1-2.5-5 steps until one is past `timeoutMs`, so a call
- * that ran into the upstream deadline still falls in a finite bucket of its own.
- */
-export function durationBuckets(timeoutMs: number): number[] {
-  const bounds: number[] = [];
-  for (let decade = 0.001; ; decade *= 10) {
-    for (const step of [1, 2.5, 5]) {
-      const bound = Number((decade * step).toPrecision(3));
-      bounds.push(bound);
-      if (bound > timeoutMs / 1000) return bounds;
-    }
-  }
-}
-
 export interface PrometheusOptions {
   /** `UPSTREAM_TIMEOUT_MS`: the buckets reach past it. */
   timeoutMs: number;
@@ -59,9 +56,6 @@ export interface PrometheusOptions {
   /** Runtime metrics (event-loop delay, heap, GC): on for the server, off for tests that count series. */
   runtime?: boolean;
 }
-
-/** prom-client's module: loaded by `prometheusMetrics` only when metrics are on. */
-export type PromClient = typeof import('prom-client');
 
 /**
  * Prometheus metrics with prom-client loaded now: a gateway without `METRICS_PORT` never loads it
@@ -98,7 +92,7 @@ export class PrometheusMetrics implements Metrics {
     private readonly client: PromClient,
     options: PrometheusOptions,
   ) {
-    const { Counter, Gauge, Registry, collectDefaultMetrics } = client;
+    const { Counter, Registry, collectDefaultMetrics } = client;
     this.registry = new Registry();
     const registers = [this.registry];
     const buckets = durationBuckets(options.timeoutMs);
@@ -156,31 +150,7 @@ export class PrometheusMetrics implements Metrics {
       labelNames: ['status'],
       registers,
     });
-    const breakers = this.breakers;
-    new Gauge({
-      name: 'gateway_breaker_state',
-      help: 'Circuit breaker of each backend: 1 for its current state (closed, open, half-open), 0 for the others.',
-      labelNames: ['backend', 'state'],
-      registers,
-      // Read when scraped: a breaker turns half-open by time alone, with nothing to report it.
-      collect() {
-        for (const [backend, read] of breakers) {
-          const now = read();
-          for (const state of BREAKER_POSITIONS) this.set({ backend, state }, state === now ? 1 : 0);
-        }
-      },
-    });
-    new Gauge({
-      name: 'gateway_build_info',
-      help: 'Always 1: the gateway version and dataset version as labels.',
-      labelNames: ['version', 'dataset'],
-      registers,
-    }).set(options.build, 1);
-    new Gauge({
-      name: 'gateway_start_time_seconds',
-      help: 'When the gateway started, in seconds since the Unix epoch.',
-      registers,
-    }).set(Math.round(Date.now() / 1000));
+    processGauges(client, registers, this.breakers, options.build);
     if (options.runtime !== false) {
       collectDefaultMetrics({ register: this.registry });
       // Gauges named like counters, which `promtool check metrics` refuses; the handle counts add
@@ -194,9 +164,9 @@ export class PrometheusMetrics implements Metrics {
     this.duration.into(series.duration, o.durationMs / 1000);
     let method = METHODS.indexOf(o.method);
     if (method < 0) method = OTHER_METHOD;
-    const code = ((o.status ?? 0) * 8 + method) * 2 + (o.answeredBy === 'upstream' ? 1 : 0);
-    let count = series.counts.get(code);
-    if (!count) series.counts.set(code, (count = this.countSeries(o, method)));
+    const key = countKey(o.status, method, o.answeredBy);
+    let count = series.counts.get(key);
+    if (!count) series.counts.set(key, (count = this.countSeries(o, method)));
     count.value++;
     if (o.version === 'v1') {
       const place = o.credentialPlace ?? NONE;
@@ -260,25 +230,8 @@ export class PrometheusMetrics implements Metrics {
    * `prometheus_config_last_reload_successful` and `..._success_timestamp_seconds`, so the same
    * alert (`== 0`) catches a revoke the gateway could not apply.
    */
-  watchCredentialReloads(read: () => { successful: boolean; lastSuccessMs: number }): void {
-    const { Gauge } = this.client;
-    const registers = [this.registry];
-    new Gauge({
-      name: 'gateway_credentials_last_reload_successful',
-      help: 'Whether the last read of CREDENTIALS_FILE (at start, on SIGHUP or on a change) was applied: 1, or 0 when it was refused.',
-      registers,
-      collect() {
-        this.set(read().successful ? 1 : 0);
-      },
-    });
-    new Gauge({
-      name: 'gateway_credentials_last_reload_success_timestamp_seconds',
-      help: 'When CREDENTIALS_FILE was last read and applied, in seconds since the Unix epoch.',
-      registers,
-      collect() {
-        this.set(read().lastSuccessMs / 1000);
-      },
-    });
+  watchCredentialReloads(read: CredentialReloads): void {
+    credentialReloadGauges(this.client, this.registry, read);
   }
 
   /** The exposition (text format 0.0.4) and its content type. */

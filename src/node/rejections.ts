@@ -5,13 +5,13 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Config } from '../config';
-import type { LogLine } from '../env';
+import type { LogLine } from '../services/log';
 import { newTraceId } from '../core/trace-context';
-import { ApiError } from '../errors/api-error';
-import type { ErrorCode } from '../errors/codes';
-import { problemJson } from '../errors/render';
-import { NO_STORE } from '../policies/caching';
-import { REQUEST_ID_HEADER } from '../policies/request-id';
+import { ApiError } from '../core/api-error';
+import type { ErrorCode } from '../core/error-codes';
+import { problemJson } from '../policies/render-error';
+import { NO_STORE } from '../core/cache-control';
+import { REQUEST_ID_HEADER } from '../core/request-id';
 import type { Clock } from '../services/clock';
 import type { Metrics } from '../services/metrics';
 

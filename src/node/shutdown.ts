@@ -15,8 +15,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ShutdownConfig } from '../config';
-import type { LogLine } from '../env';
-import { redactedTarget } from '../policies/redact';
+import type { LogLine } from '../services/log';
+import { redactedTarget } from '../core/redact';
 
 export interface StopDeps {
   /** Switched to stopping at the signal: `/readyz` reads it. */

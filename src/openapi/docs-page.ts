@@ -1,21 +1,13 @@
 import { Hono } from 'hono';
 import { etag } from 'hono/etag';
 import type { AppEnv } from '../env';
-import { PUBLIC } from '../policies/caching';
+import { PUBLIC } from '../core/cache-control';
 import type { Version } from '../versions/version';
 import { walk } from '../versions/walker';
+import type { DocsAssets } from './docs-assets';
 import { DOCS_SCRIPT } from './docs-script';
 import { DESCRIPTION_PATH } from './names';
 import { once, staticEntity, type StaticEntity } from './route';
-
-/**
- * The files of the reference UI (`swagger-ui-dist`), which only an entry can load: Node reads
- * them from `node_modules`, the Workers bundle carries them as text modules.
- */
-export interface DocsAssets {
-  script(): string;
-  style(): string;
-}
 
 export const DOCS_PATH = '/docs';
 

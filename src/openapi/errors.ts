@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from '../errors/codes';
+import { ERROR_CODES, type ErrorCode } from '../core/error-codes';
 import { errorResponse, headerRef, responseRef } from './names';
 import { OAUTH_CODES, PROBLEM_CODES, problemOf } from './schemas';
 import type { HeaderObject, Ref, ResponseObject } from './types';

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { etag } from 'hono/etag';
 import type { Config } from '../config';
 import type { AppEnv } from '../env';
-import { PUBLIC } from '../policies/caching';
+import { PUBLIC } from '../core/cache-control';
 import type { Version } from '../versions/version';
 import { describeVersions } from './document';
 import { DESCRIPTION_PATH } from './names';

@@ -1,6 +1,6 @@
 import type { ColorTrait, FamilyRecord, FoliageTrait, GenusRecord, PlantRecord, SpeciesRecord } from '../core/records';
 import { RESOURCE_NAMES } from '../core/resources';
-import { ERROR_CODES, isOAuthCode, oauthErrorName, type ErrorCode } from '../errors/codes';
+import { ERROR_CODES, isOAuthCode, oauthErrorName, type ErrorCode } from '../core/error-codes';
 import { PAGE_SIZE, type DetailMeta, type ResourceName } from '../services/record-source';
 import { collectionSchema, detailSchema, recordSchema, schemaRef } from './names';
 import type { JsonSchema } from './types';

@@ -3,15 +3,16 @@ import { routePath } from 'hono/route';
 import type { Config } from '../config';
 import { isoTimes } from '../core/iso-time';
 import type { RequestTrace } from '../core/request-trace';
-import type { AppEnv, LogLine, Services } from '../env';
+import type { AppEnv, Services } from '../env';
 import type { RequestFacts } from '../services/request-facts';
-import { pathTemplate, withMethod } from '../migration/v1-routes';
+import { pathTemplate, withMethod } from '../core/route-template';
 import { UNMATCHED_ROUTE, type AnsweredBy } from '../services/metrics';
 import { ClientGone } from './client-body';
 import type { Policy } from './policy';
-import { redactedTarget } from './redact';
+import { redactedTarget } from '../core/redact';
 import { bodyBytes } from './response-headers';
 import { sourceAddress } from './source-address';
+import type { LogLine } from '../services/log';
 
 /** The longest `User-Agent` the line keeps (CONTRACT section 20): enough to name any real client. */
 const MAX_USER_AGENT = 256;
@@ -27,6 +28,7 @@ const MAX_USER_AGENT = 256;
 export const accessLog = (
   config: Pick<Config, 'trustProxy'>,
   services: Pick<Services, 'log' | 'clock' | 'clientGone' | 'connection' | 'recordRequest' | 'metrics'>,
+  traced = true,
 ): Policy => {
   const time = isoTimes(services.clock);
   return {
@@ -42,11 +44,8 @@ export const accessLog = (
       const trace = c.get('trace');
       const clientRequestId = c.get('clientRequestId');
       // Members in a fixed order, set one by one: no object spread per request.
-      const line: LogLine = {
-        time: time(),
-        request_id: c.get('requestId'),
-        trace_id: trace.traceId,
-      };
+      // Untraced only for the benchmark of what trace context costs (`PolicyOptions`).
+      const line: LogLine = traced ? { time: time(), request_id: c.get('requestId'), trace_id: trace.traceId } : { request_id: c.get('requestId') };
       if (clientRequestId !== undefined) line.client_request_id = clientRequestId;
       line.method = c.req.method;
       line.path = redactedTarget(c.req.url);

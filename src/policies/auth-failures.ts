@@ -2,11 +2,11 @@ import type { Context } from 'hono';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
-import { ApiError } from '../errors/api-error';
-import type { ErrorCode } from '../errors/codes';
+import { ApiError } from '../core/api-error';
+import type { ErrorCode } from '../core/error-codes';
 import { entryBytes } from '../services/cache/entry-size';
 import type { RateLimitDecision } from '../services/rate-limiter';
-import { isPromise } from './policy';
+import { isPromise } from '../core/maybe-promise';
 import { WINDOW_SECONDS } from './rate-limit';
 import { sourceAddress } from './source-address';
 

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { NO_STORE, PRIVATE } from '../core/cache-control';
 import type { AppEnv } from '../env';
 import type { CredentialPlace, Version } from '../versions/version';
 import { walk } from '../versions/walker';
@@ -15,10 +16,6 @@ import { policyHeaders } from './response-headers';
  * - the API descriptions and the docs page: `public, max-age=300`, set by their routes.
  * CORS answers `Access-Control-Allow-Origin: *` whatever the `Origin`, so no answer varies on it.
  */
-export const PRIVATE = 'private, no-cache';
-export const NO_STORE = 'no-store';
-/** The API descriptions and the docs page are the same for everyone (CONTRACT section 15). */
-export const PUBLIC = 'public, max-age=300';
 
 /** The header names that carry a credential on a version, as one `Vary` value. */
 const varyOf = new WeakMap<Version, string>();

@@ -4,7 +4,7 @@ import type { AppEnv } from '../env';
 import { isDescriptionPath } from '../openapi/names';
 import type { Version } from '../versions/version';
 import { walk } from '../versions/walker';
-import { NO_STORE } from './caching';
+import { NO_STORE } from '../core/cache-control';
 import { asMiddleware, type Policy } from './policy';
 import { policyHeaders } from './response-headers';
 

@@ -2,7 +2,7 @@ import type { Config } from '../config';
 import { entryBytes } from '../services/cache/entry-size';
 import { VALID_HOST } from '../core/host-name';
 import { pathname } from '../core/query-string';
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../core/api-error';
 import { HEALTH_PATHS } from './health-paths';
 import type { Policy } from './policy';
 

@@ -1,7 +1,7 @@
 import type { ErrorHandler } from 'hono';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
-import { errorHandler } from '../errors/render';
+import { errorHandler } from './render-error';
 import type { Version } from '../versions/version';
 import { accessLog } from './access-log';
 import { authenticate } from './auth';
@@ -17,6 +17,16 @@ import { requestIdPolicy } from './request-id';
 import { traceContext } from './trace-context';
 import { transport } from './transport';
 import { retirement, versionPolicy } from './version-context';
+
+/** Switches for benchmarks only; a gateway always runs with the defaults. */
+export interface PolicyOptions {
+  /**
+   * False only in `bench:http`'s observability case (`BENCH_WITHOUT_TRACE_CONTEXT=1`, read by the
+   * Node entry), to measure what trace context costs: no trace id drawn per request, no `time`,
+   * `trace_id` or `client_request_id` in the access line. Default true.
+   */
+  traceContext?: boolean;
+}
 
 /**
  * The policies, in the order every request meets them, before any route. The order is the
@@ -37,13 +47,14 @@ export function policies(
   services: Services,
   versions: readonly Version[],
   onError: ErrorHandler<AppEnv> = errorHandler({ config, services }),
+  { traceContext: traced = true }: PolicyOptions = {},
 ): PolicyChain {
   return policyChain(
     [
       requestIdPolicy(),
-      traceContext(config),
+      traceContext(config, traced),
       headLength(),
-      accessLog(config, services),
+      accessLog(config, services, traced),
       versionPolicy(versions),
       hostCheck(config),
       unknownMethods(),

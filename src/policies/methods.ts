@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
-import { ApiError } from '../errors/api-error';
-import { TOKEN_PATH } from '../routes/oauth-token';
+import { ApiError } from '../core/api-error';
+import { TOKEN_PATH } from '../core/oauth-paths';
 import type { Version } from '../versions/version';
 import { resolveVersion } from '../versions/walker';
 import { answersPreflight } from './cors';

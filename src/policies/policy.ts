@@ -1,4 +1,5 @@
 import { Hono, type Context, type ErrorHandler, type Handler, type MiddlewareHandler } from 'hono';
+import { isPromise, type MaybePromise } from '../core/maybe-promise';
 import type { AppEnv } from '../env';
 
 /**
@@ -9,18 +10,15 @@ import type { AppEnv } from '../env';
  * middleware). Either may be synchronous: a policy with nothing to wait for costs no promise.
  */
 export interface Policy {
-  before?(c: Context<AppEnv>): Response | undefined | Promise<Response | undefined>;
-  after?(c: Context<AppEnv>): void | Promise<void>;
+  before?(c: Context<AppEnv>): MaybePromise<Response | undefined>;
+  after?(c: Context<AppEnv>): MaybePromise<void>;
 }
-
-/** Whether a value that may come at once or later comes later. */
-export const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (value as Promise<T> | undefined)?.then === 'function';
 
 /**
  * The policies around one route: `route` is called once every `before` has let the request go on.
  * The result comes at once when nothing on the way is a promise (a kept answer), later otherwise.
  */
-export type PolicyChain = (c: Context<AppEnv>, route: () => RouteResult | Promise<RouteResult>) => Response | Promise<Response>;
+export type PolicyChain = (c: Context<AppEnv>, route: () => MaybePromise<RouteResult>) => MaybePromise<Response>;
 /** What a route or a route's middleware returns: its response, or nothing once it has set `c.res`. */
 // biome-ignore lint/suspicious/noConfusingVoidType: Hono types a middleware's result as `void`.
 type RouteResult = Response | undefined | void;
@@ -38,7 +36,7 @@ export function policyChain(list: readonly Policy[], onError: ErrorHandler<AppEn
   const count = policies.length;
 
   /** The `after`s of the first `passed` policies, last first, once `c.res` is the answer. */
-  const after = (c: Context<AppEnv>, passed: number): Response | Promise<Response> => {
+  const after = (c: Context<AppEnv>, passed: number): MaybePromise<Response> => {
     for (let i = passed - 1; i >= 0; i--) {
       const done = policies[i]!.after?.(c);
       if (isPromise(done)) return done.then(() => after(c, i));
@@ -52,7 +50,7 @@ export function policyChain(list: readonly Policy[], onError: ErrorHandler<AppEn
   };
 
   /** What a chain of middlewares does with an error: an Error becomes its rendered response, anything else propagates. */
-  const refused = (c: Context<AppEnv>, passed: number, err: unknown): Response | Promise<Response> => {
+  const refused = (c: Context<AppEnv>, passed: number, err: unknown): MaybePromise<Response> => {
     if (!(err instanceof Error)) throw err;
     c.error = err;
     const res = onError(err, c);
@@ -67,10 +65,10 @@ export function policyChain(list: readonly Policy[], onError: ErrorHandler<AppEn
   };
 
   /** The `before`s from policy `start` on, then the route. */
-  const from = (c: Context<AppEnv>, route: () => RouteResult | Promise<RouteResult>, start: number): Response | Promise<Response> => {
+  const from = (c: Context<AppEnv>, route: () => MaybePromise<RouteResult>, start: number): MaybePromise<Response> => {
     let i = start;
     let answer: Response | undefined;
-    let result: RouteResult | Promise<RouteResult>;
+    let result: MaybePromise<RouteResult>;
     try {
       for (; i < count; i++) {
         const step = policies[i]!.before?.(c);
@@ -109,9 +107,9 @@ export function policyChain(list: readonly Policy[], onError: ErrorHandler<AppEn
  * answer goes out without a promise. When a request matches more than one handler (a route's own
  * middleware, then the route), the first runs the chain and the rest run inside it.
  */
-export function behindPolicies(routes: Hono<AppEnv>, chain: PolicyChain, notFound: (c: Context<AppEnv>) => Response | Promise<Response>): Hono<AppEnv> {
+export function behindPolicies(routes: Hono<AppEnv>, chain: PolicyChain, notFound: (c: Context<AppEnv>) => MaybePromise<Response>): Hono<AppEnv> {
   const inChain = new WeakSet<Context<AppEnv>>();
-  const guarded = (c: Context<AppEnv>, route: () => RouteResult | Promise<RouteResult>) => {
+  const guarded = (c: Context<AppEnv>, route: () => MaybePromise<RouteResult>) => {
     if (inChain.has(c)) return route();
     inChain.add(c);
     return chain(c, route);
@@ -120,10 +118,10 @@ export function behindPolicies(routes: Hono<AppEnv>, chain: PolicyChain, notFoun
   for (const { method, path, handler } of routes.routes) {
     const h = handler as MiddlewareHandler<AppEnv>;
     // What `guarded` returns past a route's middleware is what the middleware returns, as Hono expects of it.
-    const behind: Handler<AppEnv> = (c, next) => guarded(c, () => h(c, next)) as Response | Promise<Response>;
+    const behind: Handler<AppEnv> = (c, next) => guarded(c, () => h(c, next)) as MaybePromise<Response>;
     app.on(method, path, behind);
   }
-  app.notFound((c) => guarded(c, () => notFound(c)) as Response | Promise<Response>);
+  app.notFound((c) => guarded(c, () => notFound(c)) as MaybePromise<Response>);
   return app;
 }
 

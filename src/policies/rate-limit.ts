@@ -1,9 +1,10 @@
 import type { Config } from '../config';
 import type { Context } from 'hono';
 import type { AppEnv, Services } from '../env';
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../core/api-error';
 import type { RateLimitDecision } from '../services/rate-limiter';
-import { isPromise, type Policy } from './policy';
+import { isPromise } from '../core/maybe-promise';
+import type { Policy } from './policy';
 import { policyHeaders } from './response-headers';
 
 /** Every limit is per minute (CONTRACT sections 1 and 11). */

@@ -1,7 +1,6 @@
+import { REQUEST_ID_HEADER } from '../core/request-id';
 import { asMiddleware, type Policy } from './policy';
 import { applyPolicyHeaders, policyHeaders } from './response-headers';
-
-export const REQUEST_ID_HEADER = 'Svc-Request-Id';
 
 /**
  * A fresh id for every request, on every response (CONTRACT section 13); never taken from the

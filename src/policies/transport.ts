@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../core/api-error';
 import { pathname } from '../core/query-string';
 import type { ConnectionInfo } from '../services/connection';
 import { HEALTH_PATHS } from './health-paths';

@@ -1,5 +1,5 @@
 import type { Clock } from '../services/clock';
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../core/api-error';
 import type { Version } from '../versions/version';
 import { resolveVersion, walk } from '../versions/walker';
 import { asMiddleware, type Policy } from './policy';

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
-import { NO_STORE } from '../policies/caching';
+import { NO_STORE } from '../core/cache-control';
 import { readyz } from './readiness';
 
 /**

@@ -1,5 +1,5 @@
 import { sha256Hex, timingSafeEqual } from '../core/crypto';
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../core/api-error';
 import { decodeParamName } from '../core/query-string';
 import { credentialIdOf, type CredentialStore, type Principal } from '../services/credentials/credential-store';
 import { newlineDigestWarning } from '../services/credentials/newline-digest';

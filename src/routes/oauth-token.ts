@@ -2,13 +2,12 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../core/api-error';
+import { TOKEN_PATH } from '../core/oauth-paths';
 import { FailedAuthentications } from '../policies/auth-failures';
 import { clientBody } from '../policies/client-body';
 import { rateLimitHeaders, refusedHeaders, WINDOW_SECONDS } from '../policies/rate-limit';
 import { authenticateClient, claimedClientId, presentsClientAuthentication, type AuthenticatedClient } from './oauth-client';
-
-export const TOKEN_PATH = '/oauth/token';
 
 /** A client-credentials request is well under 1 KiB; anything near this limit is not one. */
 export const MAX_TOKEN_REQUEST_BYTES = 4 * 1024;

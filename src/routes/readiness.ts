@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
-import { NO_STORE } from '../policies/caching';
+import { NO_STORE } from '../core/cache-control';
 import type { Readiness } from '../services/record-source';
 
 /** What an in-process source (the bundled dataset) reports: it is ready once the app exists. */

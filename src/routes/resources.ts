@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import type { MaybePromise } from '../core/maybe-promise';
 import { LRUCache } from 'lru-cache';
 import { entryBytes } from '../services/cache/entry-size';
 import { notModified } from '../core/conditional';
@@ -9,7 +10,7 @@ import { parseListQuery } from '../core/list-query';
 import { pathname, queryParams } from '../core/query-string';
 import { ENUMERATIONS, RESOURCE_NAMES } from '../core/resources';
 import type { AppEnv, Services } from '../env';
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../core/api-error';
 import { requireAccess } from '../policies/auth';
 import { respond } from '../policies/response-headers';
 import type { DetailMeta, ResourceName, Scope } from '../services/record-source';
@@ -101,7 +102,7 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
 
   // A kept answer is returned at once, without a promise: the policies around the route then send it
   // without one either (src/policies/policy.ts).
-  const list = (c: Context<AppEnv>, resource: ResourceName, scope?: Scope): Response | Promise<Response> => {
+  const list = (c: Context<AppEnv>, resource: ResourceName, scope?: Scope): MaybePromise<Response> => {
     requireAccess(c, resource);
     const version = c.get('version')!;
     const url = c.req.url;
@@ -124,7 +125,7 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
     return respond(c, body, 200, JSON_TYPE);
   };
 
-  const detail = (c: Context<AppEnv>, resource: ResourceName): Response | Promise<Response> => {
+  const detail = (c: Context<AppEnv>, resource: ResourceName): MaybePromise<Response> => {
     requireAccess(c, resource);
     const version = c.get('version')!;
     const id = c.req.param('id')!;

@@ -1,3 +1,5 @@
+import type { MaybePromise } from '../core/maybe-promise';
+
 /** The outcome of counting one request against a bucket. */
 export interface RateLimitDecision {
   allowed: boolean;
@@ -9,7 +11,7 @@ export interface RateLimitDecision {
 }
 
 /** A decision at once (a limiter in this process), or once a shared limiter has answered. */
-export type Decided = RateLimitDecision | Promise<RateLimitDecision>;
+export type Decided = MaybePromise<RateLimitDecision>;
 
 /**
  * Counts requests per bucket (a project, a token subject, an OAuth client) in fixed windows.

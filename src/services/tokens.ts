@@ -1,5 +1,5 @@
 import { sign, verify } from 'hono/jwt';
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../core/api-error';
 import type { Clock } from './clock';
 import type { Access, Principal } from './credentials/credential-store';
 import type { ResourceName } from './record-source';

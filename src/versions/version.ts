@@ -1,5 +1,5 @@
-import type { ApiError } from '../errors/api-error';
-import type { Interval } from '../migration/intervals';
+import type { ApiError } from '../core/api-error';
+import type { Interval } from '../core/intervals';
 import type { OpenApiDocument } from '../openapi/types';
 import type { ListQuery, ResourceName } from '../services/record-source';
 

@@ -1,4 +1,4 @@
-import type { DocsAssets } from '../openapi/docs-page';
+import type { DocsAssets } from '../openapi/docs-assets';
 // Text modules (wrangler.toml [[rules]]): the files' contents, bundled into the worker.
 import script from 'swagger-ui-dist/swagger-ui-bundle.js';
 import style from 'swagger-ui-dist/swagger-ui.css';

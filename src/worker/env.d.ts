@@ -42,13 +42,13 @@ declare namespace Cloudflare {
 }
 interface Env extends Cloudflare.Env {}
 
-/** The index of the compiled dataset's pieces (`npm run compile:data`), bundled into the worker. */
+/** The index of the compiled dataset's pieces (`npm run data:compile`), bundled into the worker. */
 declare module '*/generated/taxa.index.json' {
   const index: import('../services/bundled/compiled/piece-index').PieceIndex;
   export default index;
 }
 
-/** The pieces the worker carries itself (`npm run compile:data`), a Data module (see wrangler.toml). */
+/** The pieces the worker carries itself (`npm run data:compile`), a Data module (see wrangler.toml). */
 declare module '*/generated/hot.bin' {
   const bytes: ArrayBuffer;
   export default bytes;

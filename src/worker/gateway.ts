@@ -7,7 +7,7 @@ import { systemClock, type Clock } from '../services/clock';
 import { CachedCredentialStore } from '../services/credentials/cached-credential-store';
 import type { CredentialStore } from '../services/credentials/credential-store';
 import { KvCredentialStore, kvOrDemoCredentials } from '../services/credentials/kv-credential-store';
-import { assembleServices, consoleLog, randomSecret } from '../services/index';
+import { assembleServices, randomSecret } from '../assemble-services';
 import { DurableObjectRateLimiter } from '../services/rate-limit/durable-object-rate-limiter';
 import { LocalFirstRateLimiter } from '../services/rate-limit/local-first-rate-limiter';
 import type { RateLimiter } from '../services/rate-limiter';
@@ -17,6 +17,7 @@ import { workerConnection } from './connection';
 import { bundledSource } from './dataset';
 import { workerDocsAssets } from './docs-assets';
 import { misconfiguredApp } from './misconfigured';
+import { consoleLog } from '../services/log';
 
 /** What the entry's `fetch` hands each request to: the gateway, or the misconfiguration answer. */
 export interface Gateway {

@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
 import { parseConfig, type ConfigError } from '../config';
-import type { AppEnv, LogLine } from '../env';
-import { ApiError } from '../errors/api-error';
-import { renderError } from '../errors/render';
+import type { AppEnv } from '../env';
+import { ApiError } from '../core/api-error';
+import { renderError } from '../policies/render-error';
 import { asMiddleware } from '../policies/policy';
 import { requestId } from '../policies/request-id';
 import { traceContext } from '../policies/trace-context';
+import type { LogLine } from '../services/log';
 
 /**
  * What a worker with invalid `[vars]` answers. An isolate cannot exit the way the Node entry does

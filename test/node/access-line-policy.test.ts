@@ -8,13 +8,14 @@
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type BackendCall, type CacheResult, RequestTrace } from '../../src/core/request-trace';
-import type { AppEnv, AuthFailureLog, LogLine } from '../../src/env';
+import type { AppEnv, AuthFailureLog } from '../../src/env';
 import { accessLog } from '../../src/policies/access-log';
 import { ClientGone } from '../../src/policies/client-body';
 import { asMiddleware } from '../../src/policies/policy';
 import { ManualClock } from '../../src/services/clock';
 import { noMetrics, type RequestObservation, UNMATCHED_ROUTE } from '../../src/services/metrics';
 import type { RequestFacts } from '../../src/services/request-facts';
+import type { LogLine } from '../../src/services/log';
 
 /** What a stub route leaves on the request for the access line to read. */
 interface Scene {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CREDENTIAL_NAMES } from '../../src/core/query-string';
-import { redactedTarget } from '../../src/policies/redact';
+import { redactedTarget } from '../../src/core/redact';
 import { noMetrics, type RequestObservation, UNMATCHED_ROUTE } from '../../src/services/metrics';
 import type { RequestFacts } from '../../src/services/request-facts';
 import { diskApp } from '../support/gateway';

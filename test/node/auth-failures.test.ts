@@ -4,7 +4,7 @@
  * from distinct client addresses, what is logged, and that a throttled secret is never checked.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nodeConnection } from '../../src/node';
+import { nodeConnection } from '../../src/node/connection';
 import { systemClock } from '../../src/services/clock';
 import { noMetrics } from '../../src/services/metrics';
 import { MemoryRateLimiter } from '../../src/services/rate-limit/memory-rate-limiter';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { batchedLog } from '../../src/node';
+import { batchedLog } from '../../src/node/log';
 
 /** A log reader that takes nothing until released: a stalled pipe or log shipper. */
 function stalledReader() {

@@ -65,7 +65,7 @@ function expectOneLine(run: ReturnType<typeof runTo>, problem: RegExp) {
   expect(run.stderr, run.stderr.join('\n')).toHaveLength(1);
   expect(run.stderr[0]).toMatch(/^generated\/(taxa\.bin|manifest\.json) /);
   expect(run.stderr[0]).toMatch(problem);
-  expect(run.stderr[0]).toContain('npm run compile:data');
+  expect(run.stderr[0]).toContain('npm run data:compile');
 }
 
 /** Overwrites bytes of `file` at `at`, leaving its size. */
@@ -141,8 +141,8 @@ describe('a damaged dataset is never ready', () => {
   });
 
   it('names, in a pruned install, a rebuild that needs no development tools', () => {
-    expect(rebuildAdvice(true)).toContain('npm run compile:data');
-    expect(rebuildAdvice(false)).not.toContain('compile:data');
+    expect(rebuildAdvice(true)).toContain('npm run data:compile');
+    expect(rebuildAdvice(false)).not.toContain('data:compile');
     expect(rebuildAdvice(false)).toContain('npm ci && npm run build');
     // The built gateway where tsx is not installed, as after `npm prune --omit=dev`.
     const built = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
@@ -160,6 +160,6 @@ describe('a damaged dataset is never ready', () => {
     expect(run.status, run.stderr).toBe(1);
     expect(stderr, run.stderr).toHaveLength(1);
     expect(stderr[0]).toMatch(/^generated\/taxa\.bin is 1048576 bytes .*npm ci && npm run build/);
-    expect(stderr[0]).not.toContain('compile:data');
+    expect(stderr[0]).not.toContain('data:compile');
   });
 });

@@ -6,10 +6,11 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeConnection, nodeDocsAssets } from '../../src/node';
+import { nodeDocsAssets } from '../../src/node/docs-assets';
 import { launchChromium } from '../support/chromium';
 import { testApp } from '../support/harness';
 import { serveOnLoopback, type LoopbackServer } from '../support/loopback';
+import { nodeConnection } from '../../src/node/connection';
 
 const OUTPUT = new URL('../../test-output/', import.meta.url);
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { collectionEnvelope, pageLinks } from '../../src/core/envelope';
 import type { PageResult } from '../../src/core/query';
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/core/api-error';
 
 const BASE = 'https://h.example/v2/species';
 

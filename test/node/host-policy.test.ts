@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config';
 import type { AppEnv } from '../../src/env';
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/core/api-error';
 import { hostCheck } from '../../src/policies/host';
 import { asMiddleware } from '../../src/policies/policy';
 

@@ -4,7 +4,7 @@
  * judges that URL. Raw sockets, since fetch() sends neither an absolute target nor a bad Host.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeConnection } from '../../src/node';
+import { nodeConnection } from '../../src/node/connection';
 import { hostSuite } from '../suites/host.suite';
 import { BEFORE_CUTOFF } from '../suites/transport.suite';
 import { testApp } from '../support/harness';

@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigVars } from '../../src/config';
 import type { Services } from '../../src/env';
-import { nodeClientGone } from '../../src/node';
+import { nodeClientGone } from '../../src/node/connection';
 import { checkingInterval, createGatewayServer } from '../../src/node/http-server';
 import { bundledSource, testApp, type TestApp } from '../support/harness';
 import { exchange, opened, type RawAnswer } from '../support/raw-http';

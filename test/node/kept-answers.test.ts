@@ -5,7 +5,7 @@
  * no credential in any key, and within their byte budget.
  */
 import { describe, expect, it } from 'vitest';
-import { fileStore, nodeDigest } from '../../src/node';
+import { fileStore } from '../../src/node';
 import { BundledSource } from '../../src/services/bundled/bundled-source';
 import { PieceCache } from '../../src/services/bundled/compiled/piece-cache';
 import type { PieceIndex } from '../../src/services/bundled/compiled/piece-index';
@@ -17,6 +17,7 @@ import { PageCache } from '../../src/routes/page-cache';
 import { v2 } from '../../src/versions';
 import { DEMO, json } from '../suites/client';
 import { diskApp } from '../support/gateway';
+import { nodeDigest } from '../../src/node/digest';
 
 describe('rendered pages', () => {
   it('are kept by version, path and query, with credential parameters left out of the key', () => {

@@ -6,8 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { forwardedTarget, rewriteLinks } from '../../src/migration/forward';
-import { intervalAt, parseInstant, parseInterval, parseIntervals } from '../../src/migration/intervals';
-import { matchV1Route, pathTemplate, routeTemplate } from '../../src/migration/v1-routes';
+import { intervalAt, parseInstant, parseInterval, parseIntervals } from '../../src/core/intervals';
+import { pathTemplate, routeTemplate } from '../../src/core/route-template';
+import { matchV1Route } from '../../src/migration/v1-routes';
 
 const H = 3_600_000;
 

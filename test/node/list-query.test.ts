@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseListQuery } from '../../src/core/list-query';
 import type { ResourceName } from '../../src/core/query';
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/core/api-error';
 
 const read = (query: string, resource: ResourceName = 'species') => parseListQuery(new URLSearchParams(query), resource);
 

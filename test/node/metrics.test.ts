@@ -4,7 +4,8 @@
  */
 import * as promClient from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { durationBuckets, PrometheusMetrics } from '../../src/node/prometheus';
+import { durationBuckets } from '../../src/node/families';
+import { PrometheusMetrics } from '../../src/node/prometheus';
 import { MemoryResponseCache, UpstreamSource } from '../../src/services/upstream/index';
 import { ManualClock } from '../../src/services/clock';
 import { DEMO, NOW, testApp } from '../support/harness';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeConfig, parseConfig } from '../../src/config';
-import { parseIntervals } from '../../src/migration/intervals';
+import { parseIntervals } from '../../src/core/intervals';
 
 const H = 3_600_000;
 

@@ -10,8 +10,8 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config';
-import type { LogLine } from '../../src/env';
-import { ApiError } from '../../src/errors/api-error';
+import type { LogLine } from '../../src/services/log';
+import { ApiError } from '../../src/core/api-error';
 import { compareInBackground, type Comparison } from '../../src/migration/comparator';
 import { createLegacyClient, LegacyClient } from '../../src/migration/legacy-client';
 import { sampled } from '../../src/migration/sampling';

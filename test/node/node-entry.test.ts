@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/crypto';
-import { nodeDigest } from '../../src/node';
+import { nodeDigest } from '../../src/node/digest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -17,7 +17,7 @@ describe('the Node entry', () => {
 
   it('writes log lines in batches and loses none when the process exits at once', () => {
     const script = [
-      "const { batchedStdoutLog } = await import('./src/node.ts');",
+      "const { batchedStdoutLog } = await import('./src/node/log.ts');",
       'const log = batchedStdoutLog();',
       'for (let i = 0; i < 2000; i++) log({ n: i });',
       'process.exit(0);',

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeConnection } from '../../src/node';
+import { nodeConnection } from '../../src/node/connection';
 import { DEMO, testApp } from '../support/harness';
 import { serveOnLoopback, type LoopbackServer } from '../support/loopback';
 

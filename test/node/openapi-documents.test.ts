@@ -9,7 +9,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config';
 import { ENUMERATIONS, RESOURCES, RESOURCE_NAMES } from '../../src/core/resources';
-import { ERROR_CODES, isOAuthCode, type ErrorCode } from '../../src/errors/codes';
+import { ERROR_CODES, isOAuthCode, type ErrorCode } from '../../src/core/error-codes';
 import { describeVersions } from '../../src/openapi/document';
 import { METHODS, type OpenApiDocument, type ParameterObject } from '../../src/openapi/types';
 import { buildVersions } from '../../src/versions';

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PageCache } from '../../src/routes/page-cache';
-import { redactedTarget } from '../../src/policies/redact';
+import { redactedTarget } from '../../src/core/redact';
 import { v2 } from '../../src/versions';
 
 const CREDENTIALS = ['key', 'token', 'api_key', 'apikey', 'access_token', 'client_secret', 'password', 'authorization', 'x-api-key', 'x-key'];

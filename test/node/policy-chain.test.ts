@@ -9,7 +9,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../src/env';
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/core/api-error';
 import { asMiddleware, behindPolicies, policyChain, type Policy } from '../../src/policies/policy';
 
 function recorder() {

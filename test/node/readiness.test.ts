@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ConfigVars } from '../../src/config';
-import type { LegacyBackend } from '../../src/migration/legacy-client';
+import type { LegacyBackend } from '../../src/migration/legacy-backend';
 import { stoppableLifecycle } from '../../src/services/lifecycle';
 import type { Readiness, RecordSource } from '../../src/services/record-source';
 import { json } from '../suites/client';

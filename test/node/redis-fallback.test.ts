@@ -6,7 +6,7 @@
  * The same limiter against a real `redis-server` is in `redis-rate-limiter.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
-import type { LogLine } from '../../src/env';
+import type { LogLine } from '../../src/services/log';
 import { ManualClock } from '../../src/services/clock';
 import { windowStart } from '../../src/services/rate-limit/fixed-window';
 import { MemoryRateLimiter } from '../../src/services/rate-limit/memory-rate-limiter';

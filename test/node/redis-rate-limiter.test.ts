@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import type { LogLine } from '../../src/env';
+import type { LogLine } from '../../src/services/log';
 import { ManualClock, systemClock } from '../../src/services/clock';
 import { MemoryRateLimiter } from '../../src/services/rate-limit/memory-rate-limiter';
 import { REDIS_TIMEOUT_MS, redisWindows } from '../../src/services/rate-limit/redis-connection';

@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { parseConfig, type ConfigVars } from '../../src/config';
 import type { AppEnv } from '../../src/env';
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/core/api-error';
 import { ClientGone, clientBody } from '../../src/policies/client-body';
 import { headLength } from '../../src/policies/head';
 import { asMiddleware } from '../../src/policies/policy';

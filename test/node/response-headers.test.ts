@@ -8,9 +8,10 @@ import { type Context, Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../src/env';
 import { requestId } from '../../src/policies/request-id';
-import { bodyBytes, respond, ResponseHeaders } from '../../src/policies/response-headers';
+import { bodyBytes, respond } from '../../src/policies/response-headers';
 import { versionContext } from '../../src/policies/version-context';
 import type { Version } from '../../src/versions/version';
+import { ResponseHeaders } from '../../src/policies/response-header-set';
 
 describe('ResponseHeaders', () => {
   it('merges into a handler’s headers: lower-case names, the policy’s value wins, an appended value follows the handler’s', () => {

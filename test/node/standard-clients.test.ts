@@ -9,7 +9,7 @@ import * as openid from 'openid-client';
 import { ClientCredentials, ResourceOwnerPassword } from 'simple-oauth2';
 import { parseItem, parseList, type Item } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeConnection } from '../../src/node';
+import { nodeConnection } from '../../src/node/connection';
 import { DEMO, testApp } from '../support/harness';
 import { serveOnLoopback, type LoopbackServer } from '../support/loopback';
 

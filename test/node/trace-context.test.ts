@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LogLine } from '../../src/env';
+import type { LogLine } from '../../src/services/log';
 import { startGatewayProcess } from '../../tools/processes';
 import { DEMO, json } from '../support/harness';
 import { diskApp } from '../support/gateway';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeConnection } from '../../src/node';
+import { nodeConnection } from '../../src/node/connection';
 import type { ConnectionInfo } from '../../src/services/connection';
 import { AFTER_CUTOFF, BEFORE_CUTOFF, CUTOFF, transportSuite } from '../suites/transport.suite';
 import { DEMO, testApp } from '../support/harness';

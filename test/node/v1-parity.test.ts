@@ -6,7 +6,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sampled } from '../../src/migration/sampling';
 import { expectedSampled } from '../support/sampling';
-import { afterNodeResponse } from '../../src/node';
+import { afterNodeResponse } from '../../src/node/connection';
 import { json } from '../support/harness';
 import { legacyV1, type Injection, type LegacyV1 } from '../support/legacy-v1';
 import { migrationApp, type MigrationApp } from '../support/migration';

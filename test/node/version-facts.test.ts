@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig, type ConfigVars } from '../../src/config';
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/core/api-error';
 import { coreDocument } from '../../src/openapi/document';
 import { buildVersions } from '../../src/versions';
 import { v1 as buildV1 } from '../../src/versions/v1';

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config';
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/core/api-error';
 import { v1 } from '../../src/versions/v1';
 import type { Version } from '../../src/versions/version';
 import { walk } from '../../src/versions/walker';

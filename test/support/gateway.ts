@@ -8,17 +8,19 @@
  */
 import { createApp } from '../../src/app';
 import { parseConfig, type Config, type ConfigVars } from '../../src/config';
-import type { LogLine, Services } from '../../src/env';
-import { fileStore, nodeDocsAssets } from '../../src/node';
+import type { Services } from '../../src/env';
+import { fileStore } from '../../src/node';
 import { nodeBackendFetch } from '../../src/node/backend-fetch';
 import { BundledSource } from '../../src/services/bundled/bundled-source';
 import { ManualClock } from '../../src/services/clock';
 import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
-import { assembleServices } from '../../src/services/index';
+import { assembleServices } from '../../src/assemble-services';
 import type { RecordSource } from '../../src/services/record-source';
 import { DEMO, type SuiteClient } from '../suites/client';
 import { validatorFor } from './openapi-validator';
+import type { LogLine } from '../../src/services/log';
+import { nodeDocsAssets } from '../../src/node/docs-assets';
 
 /** A date inside every window (after the HTTPS cut-off, before the v1 sunset). */
 export const NOW = '2026-11-21T12:00:00Z';

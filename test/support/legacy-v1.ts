@@ -8,7 +8,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError } from '../../src/errors/api-error';
+import { ApiError } from '../../src/core/api-error';
 import { parseListQuery } from '../../src/core/list-query';
 import type { ResourceName } from '../../src/services/record-source';
 import { bundledSource } from './harness';

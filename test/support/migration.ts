@@ -1,6 +1,6 @@
 /** A gateway in process with migration controls, over a legacy backend on loopback. */
 import type { ConfigVars } from '../../src/config';
-import type { LogLine } from '../../src/env';
+import type { LogLine } from '../../src/services/log';
 import { testApp, type TestApp } from './harness';
 import { LEGACY_AUTHORIZATION, type LegacyV1 } from './legacy-v1';
 

@@ -6,7 +6,7 @@ import { afterEach } from 'vitest';
 import { parseConfig, type UpstreamTuning } from '../../src/config';
 import { PAGE_SIZE } from '../../src/services/record-source';
 import { ManualClock } from '../../src/services/clock';
-import type { LogLine } from '../../src/env';
+import type { LogLine } from '../../src/services/log';
 import { MemoryResponseCache, UpstreamSource } from '../../src/services/upstream/index';
 import type { RetryBudget } from '../../src/services/upstream/retry-budget';
 import { backendFetch } from './gateway';

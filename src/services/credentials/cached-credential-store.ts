@@ -1,3 +1,4 @@
+import { andThen } from '../../core/maybe-promise';
 import { LRUCache } from 'lru-cache';
 import { entryBytes } from '../cache/entry-size';
 import type { Clock } from '../clock';
@@ -73,6 +74,6 @@ export class CachedCredentialStore implements CredentialStore {
       return principal;
     };
     const found = read();
-    return found instanceof Promise ? found.then(keep) : keep(found);
+    return andThen(found, keep);
   }
 }

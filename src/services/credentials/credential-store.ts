@@ -1,4 +1,5 @@
 import type { ResourceName } from '../record-source';
+import type { MaybePromise } from '../../core/maybe-promise';
 import { RESOURCE_NAMES } from '../../core/resources';
 
 /** What a credential may reach. CONTRACT section 2. */
@@ -22,7 +23,7 @@ export interface OAuthClient {
 }
 
 /** An answer at once (a store in memory), or once a remote store has answered (Workers KV). */
-export type Looked<T> = T | undefined | Promise<T | undefined>;
+export type Looked<T> = MaybePromise<T | undefined>;
 
 /** Looks credentials up by the SHA-256 hex digest of their secret; plaintext is never stored. */
 export interface CredentialStore {

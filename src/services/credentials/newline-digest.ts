@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../../core/maybe-promise';
 import type { Looked, Principal } from './credential-store';
 
 /**
@@ -8,7 +9,7 @@ import type { Looked, Principal } from './credential-store';
  */
 export async function findNewlineDigestEntry(
   secret: string,
-  digest: (text: string) => string | Promise<string>,
+  digest: (text: string) => MaybePromise<string>,
   lookups: ReadonlyArray<(digest: string) => Looked<Principal>>,
 ): Promise<string | undefined> {
   const withNewline = await digest(`${secret}\n`);

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { LogLine } from '../../env';
+import type { LogLine } from '../log';
 import type { Clock } from '../clock';
 import { MemoryRateLimiter } from './memory-rate-limiter';
 import { RedisRateLimiter, type RedisWindows } from './redis-rate-limiter';

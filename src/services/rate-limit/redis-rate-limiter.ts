@@ -1,4 +1,4 @@
-import type { LogLine } from '../../env';
+import type { LogLine } from '../log';
 import type { Clock } from '../clock';
 import type { Decided, RateLimitDecision, RateLimiter } from '../rate-limiter';
 import { countHit, peekWindow, windowStart } from './fixed-window';

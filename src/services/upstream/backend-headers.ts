@@ -1,4 +1,4 @@
-import { REQUEST_ID_HEADER } from '../../policies/request-id';
+import { REQUEST_ID_HEADER } from '../../core/request-id';
 
 /** Who calls: the gateway by name, not the runtime's default (`node` on Node's fetch). */
 export const BACKEND_USER_AGENT = 'botanical-gateway';

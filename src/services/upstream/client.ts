@@ -1,6 +1,6 @@
 import type { UpstreamTuning } from '../../config';
-import type { LogLine } from '../../env';
-import { ApiError } from '../../errors/api-error';
+import type { LogLine } from '../log';
+import { ApiError } from '../../core/api-error';
 import type { Clock } from '../clock';
 import { noMetrics, type CacheResult, type Metrics } from '../metrics';
 import type { SourceContext } from '../record-source';

@@ -1,5 +1,5 @@
 import { ConfigError, type Config } from '../../config';
-import type { LogLine } from '../../env';
+import type { LogLine } from '../log';
 import type { Clock } from '../clock';
 import type { Metrics } from '../metrics';
 import type { ResponseCache } from '../response-cache';

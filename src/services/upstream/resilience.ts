@@ -1,7 +1,7 @@
 import type { UpstreamTuning } from '../../config';
 import { RequestTrace, type BackendName, type BackendOutcome } from '../../core/request-trace';
-import type { LogLine } from '../../env';
-import { ApiError } from '../../errors/api-error';
+import type { LogLine } from '../log';
+import { ApiError } from '../../core/api-error';
 import type { Clock } from '../clock';
 import type { Metrics } from '../metrics';
 import { CircuitBreaker } from './breaker';

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { entryBytes } from '../cache/entry-size';
-import type { LogLine } from '../../env';
+import type { LogLine } from '../log';
 import type { Clock } from '../clock';
 
 /** One warn line per cache key per window. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors/api-error';
+import { ApiError } from '../../core/api-error';
 import { fnv64Hex, hex64 } from '../../core/hash';
 import { RawJson, renderJson } from '../../core/json-body';
 import type {

@@ -1,67 +1,12 @@
-import { hex64 } from '../../../core/hash';
-import { readContainer, readHeader, type SectionData } from './container';
+import { allOf, andThen, isPromise, type MaybePromise } from '../../../core/maybe-promise';
+import { readContainer, type SectionData } from './container';
+import { idChunkOf, openIdChunk, positionIn, type IdChunk } from './id-chunk';
 import { ORDER_CHUNK, RECORD_CHUNK, section, type ResourceMeta } from './layout';
 import { PieceCache } from './piece-cache';
+import { headOf, recordChunkOf, storedRecord, type Part, type RecordChunk, type StoredRecord } from './record-chunk';
 import type { SectionStore } from './store';
 
-const decoder = new TextDecoder();
-
-type Part = ReturnType<typeof readContainer<null>>;
-
-interface RecordChunk {
-  /** The JSON of the chunk's records `[from, to)`, back to back. */
-  json(from: number, to: number): Uint8Array;
-  offsets: Uint32Array;
-  etags: Uint32Array;
-  lastModified: Uint32Array;
-  /** One array per name of `ResourceMeta.counts`, in that order. */
-  counts: Uint32Array[];
-}
-
-/** A chunk of the id index with its ids decoded once, so a lookup compares strings and decodes nothing. */
-interface IdChunk {
-  ids: string[];
-  positions: Uint32Array;
-}
-
-/** A record's stored bytes with its validators and detail counts. */
-export interface StoredRecord {
-  bytes: Uint8Array;
-  etag: string;
-  lastModified: string;
-  counts: Record<string, number>;
-}
-
-/** Like `Promise.all`, without a promise per value when every value is already there (a warm store). */
-function settle<T>(values: Array<T | Promise<T>>): T[] | Promise<T[]> {
-  return values.some((v) => v instanceof Promise) ? Promise.all(values) : (values as T[]);
-}
-
-const instants = new Map<number, string>();
-/** Seconds as RFC 3339 UTC (`2026-03-18T00:00:00Z`); records share a handful of instants, so each is formatted once. */
-function rfc3339(seconds: number): string {
-  let text = instants.get(seconds);
-  if (text === undefined) {
-    text = new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
-    if (instants.size < 4096) instants.set(seconds, text);
-  }
-  return text;
-}
-
-/** Bytes read at first from a record chunk: its header and every section before the JSON (about 700 bytes). */
-const HEAD_GUESS = 1024;
-
-/**
- * A record chunk's head (its header and every section before the JSON), read through
- * `read(from, to)`: one read, more only when the head is longer than guessed, kept in a buffer of
- * its own size; and where the JSON begins.
- */
-function headOf(read: (from: number, to: number) => Uint8Array): { head: Part; jsonAt: number } {
-  const { header, start, front } = readHeader<null>(read, HEAD_GUESS);
-  const jsonAt = start + header.sections.json!.offset;
-  const bytes = front.byteLength < jsonAt ? read(0, jsonAt) : front.subarray(0, jsonAt);
-  return { head: readContainer<null>(new Uint8Array(bytes)), jsonAt };
-}
+export type { StoredRecord } from './record-chunk';
 
 /** Resources a `PieceCache` can tell apart by the numeric keys of their record chunks. */
 const SLOTS = 16;
@@ -106,7 +51,7 @@ export class CompiledResource {
   }
 
   /** A piece opened by `open` and kept in the cache under `key`; synchronously when the cache has it. */
-  private cached<T extends object>(key: string | number, name: string, open: (bytes: SectionData) => T): T | Promise<T> {
+  private cached<T extends object>(key: string | number, name: string, open: (bytes: SectionData) => T): MaybePromise<T> {
     const held = this.cache.get(key);
     if (held) return held as T;
     const keep = (bytes: SectionData): T => {
@@ -114,56 +59,32 @@ export class CompiledResource {
       this.cache.set(key, value, bytes.byteLength);
       return value;
     };
-    const loaded = this.store.load(name);
-    return loaded instanceof Promise ? loaded.then(keep) : keep(loaded);
+    return andThen(this.store.load(name), keep);
   }
 
   /** A chunk piece (a small container of its own), opened once while cached; synchronously when it is. */
-  part(name: string): Part | Promise<Part> {
+  part(name: string): MaybePromise<Part> {
     return this.cached(name, name, (bytes) => readContainer<null>(bytes as Uint8Array));
   }
 
   /** The chunk pieces `name(k)` for every `k` in `ks`, fetched together. */
   async parts(name: (k: number) => string, ks: Iterable<number>): Promise<Map<number, Part>> {
     const unique = [...new Set(ks)];
-    const loaded = await settle(unique.map((k) => this.part(name(k))));
+    const loaded = await allOf(unique.map((k) => this.part(name(k))));
     return new Map(unique.map((k, i) => [k, loaded[i]!]));
   }
 
-  private idChunk(k: number): IdChunk | Promise<IdChunk> {
+  private idChunk(k: number): MaybePromise<IdChunk> {
     const name = section.ids(this.name, k);
-    return this.cached(name, name, (bytes) => {
-      const part = readContainer<null>(bytes as Uint8Array);
-      const text = part.section('text') as Uint8Array;
-      const offsets = part.section('offsets') as Uint32Array;
-      const positions = part.section('positions') as Uint32Array;
-      const ids = Array.from({ length: positions.length }, (_, i) => decoder.decode(text.subarray(offsets[i]!, offsets[i + 1]!)));
-      return { ids, positions };
-    });
+    return this.cached(name, name, openIdChunk);
   }
 
   /** The position of the record with `id`: its id-index chunk by the fences, then a binary search. */
   async position(id: string): Promise<number | undefined> {
-    const fences = this.meta.idFences;
-    let k = -1;
-    for (let lo = 0, hi = fences.length - 1; lo <= hi; ) {
-      const mid = (lo + hi) >>> 1;
-      if (fences[mid]! <= id) {
-        k = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
+    const k = idChunkOf(this.meta.idFences, id);
     if (k < 0) return undefined;
     const chunk = this.idChunk(k);
-    const { ids, positions } = chunk instanceof Promise ? await chunk : chunk;
-    for (let lo = 0, hi = ids.length - 1; lo <= hi; ) {
-      const mid = (lo + hi) >>> 1;
-      const candidate = ids[mid]!;
-      if (candidate === id) return positions[mid]!;
-      if (candidate < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
+    return positionIn(isPromise(chunk) ? await chunk : chunk, id);
   }
 
   /**
@@ -173,22 +94,13 @@ export class CompiledResource {
    * read when a request needs it: the operating system's page cache holds the records, not the
    * process.
    */
-  private recordChunk(k: number): RecordChunk | Promise<RecordChunk> {
+  private recordChunk(k: number): MaybePromise<RecordChunk> {
     const key = this.slot + SLOTS * k;
     // Looked up before the section's name is built: a page asks for a chunk once per record.
     const held = this.cache.get(key);
     if (held) return held as RecordChunk;
     const name = section.records(this.name, k);
-    const chunk = (part: Part, json: (from: number, to: number) => Uint8Array): RecordChunk => {
-      const offsets = part.section('offsets') as Uint32Array;
-      return {
-        json: (from, to) => json(offsets[from]!, offsets[to]!),
-        offsets,
-        etags: part.section('etags') as Uint32Array,
-        lastModified: part.section('lastModified') as Uint32Array,
-        counts: this.meta.counts.map((name) => part.section(`count.${name}`) as Uint32Array),
-      };
-    };
+    const chunk = (part: Part, json: (from: number, to: number) => Uint8Array) => recordChunkOf(part, json, this.meta.counts);
     const range = this.store.range?.bind(this.store);
     if (range) {
       const { head, jsonAt } = headOf((from, to) => range(name, from, to));
@@ -208,13 +120,10 @@ export class CompiledResource {
    * of one chunk are read together (a page in default order is one or two reads).
    */
   async records(positions: ArrayLike<number>): Promise<Uint8Array[]> {
-    const chunks: Array<RecordChunk | Promise<RecordChunk>> = new Array(positions.length);
-    let missing = false;
-    for (let i = 0; i < positions.length; i++) {
-      const chunk = (chunks[i] = this.recordChunk((positions[i]! / RECORD_CHUNK) | 0));
-      if (chunk instanceof Promise) missing = true;
-    }
-    const ready = missing ? await Promise.all(chunks) : (chunks as RecordChunk[]);
+    const chunks: MaybePromise<RecordChunk>[] = new Array(positions.length);
+    for (let i = 0; i < positions.length; i++) chunks[i] = this.recordChunk((positions[i]! / RECORD_CHUNK) | 0);
+    const settled = allOf(chunks);
+    const ready = isPromise(settled) ? await settled : settled;
     const out: Uint8Array[] = new Array(positions.length);
     for (let i = 0; i < positions.length; ) {
       const chunk = ready[i]!;
@@ -232,16 +141,7 @@ export class CompiledResource {
   /** The record at `at` with its validators and detail counts, from its chunk. */
   async record(at: number): Promise<StoredRecord> {
     const loaded = this.recordChunk((at / RECORD_CHUNK) | 0);
-    const { json, etags, lastModified, counts } = loaded instanceof Promise ? await loaded : loaded;
-    const i = at % RECORD_CHUNK;
-    const named: Record<string, number> = {};
-    for (let n = 0; n < counts.length; n++) named[this.meta.counts[n]!] = counts[n]![i]!;
-    return {
-      bytes: json(i, i + 1),
-      etag: hex64(etags[2 * i]!, etags[2 * i + 1]!),
-      lastModified: rfc3339(lastModified[i]!),
-      counts: named,
-    };
+    return storedRecord(isPromise(loaded) ? await loaded : loaded, at % RECORD_CHUNK, this.meta.counts);
   }
 
   /** Dense ranks of `field` by position; `id` ranks are the positions themselves (undefined). */
@@ -260,13 +160,13 @@ export class CompiledResource {
     let chunks = this.orderChunks.get(key);
     if (!chunks) this.orderChunks.set(key, (chunks = []));
     const known = chunks;
-    const pieces = await settle(
+    const pieces = await allOf(
       Array.from({ length: last - first + 1 }, (_, i) => {
         const k = first + i;
         const held = known[k];
         if (held) return held;
-        const loaded = this.store.load(section.order(this.name, field, direction, k)) as Uint32Array | Promise<Uint32Array>;
-        return loaded instanceof Promise ? loaded.then((c) => (known[k] = c)) : (known[k] = loaded);
+        const loaded = this.store.load(section.order(this.name, field, direction, k)) as MaybePromise<Uint32Array>;
+        return andThen(loaded, (c) => (known[k] = c));
       }),
     );
     const joined = pieces.length === 1 ? pieces[0]! : Uint32Array.from(pieces.flatMap((p) => [...p]));

@@ -1,4 +1,5 @@
-import { ApiError } from '../../../errors/api-error';
+import type { MaybePromise } from '../../../core/maybe-promise';
+import { ApiError } from '../../../core/api-error';
 import { byteLengthOf, checkBounds, entryOf, readContainer, readHeader, TYPED, type SectionData, type SectionType } from './container';
 import type { CompiledMeta } from './layout';
 import { type PieceIndex, pieceType } from './piece-index';
@@ -10,7 +11,7 @@ import { type PieceIndex, pieceType } from './piece-index';
  */
 export interface SectionStore {
   meta: CompiledMeta;
-  load(name: string): SectionData | Promise<SectionData>;
+  load(name: string): MaybePromise<SectionData>;
   /**
    * Bytes `[from, to)` of section `name` (`to` capped at its end), read alone: offered by a store
    * over a local file, where reading part of a piece costs one system call and the operating

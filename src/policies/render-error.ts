@@ -2,13 +2,13 @@ import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../config';
 import type { AppDeps, AppEnv, Services } from '../env';
-import { uncacheable } from '../policies/caching';
-import { respond } from '../policies/response-headers';
-import { ClientGone } from '../policies/client-body';
+import { uncacheable } from './caching';
+import { respond } from './response-headers';
+import { ClientGone } from './client-body';
 import type { RenderedError } from '../versions/version';
 import { walk } from '../versions/walker';
-import { ApiError } from './api-error';
-import { isOAuthCode, oauthErrorName, problemSlug, type ErrorCode } from './codes';
+import { ApiError } from '../core/api-error';
+import { isOAuthCode, oauthErrorName, problemSlug, type ErrorCode } from '../core/error-codes';
 
 /** Any thrown value as an ApiError; the unexpected become `svc/internalError`, details hidden. */
 export function toApiError(err: unknown): ApiError {

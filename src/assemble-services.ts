@@ -1,19 +1,22 @@
-import type { Config } from '../config';
-import { sha256Hex } from '../core/crypto';
-import type { LogLine, Services } from '../env';
-import { createLegacyClient, type LegacyBackend } from '../migration/legacy-client';
-import type { Clock } from './clock';
-import { systemClock } from './clock';
-import type { DocsAssets } from '../openapi/docs-page';
-import { signalGone, urlConnection, type ClientGone, type ConnectionFacts } from './connection';
-import type { Lifecycle } from './lifecycle';
-import type { CredentialStore } from './credentials/credential-store';
-import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter';
-import { noMetrics, type Metrics } from './metrics';
-import type { RateLimiter } from './rate-limiter';
-import type { RecordSource } from './record-source';
-import type { RecordRequest } from './request-facts';
-import { HmacTokenService } from './tokens';
+import type { Config } from './config';
+import { sha256Hex } from './core/crypto';
+import type { MaybePromise } from './core/maybe-promise';
+import type { Services } from './env';
+import { createLegacyClient } from './migration/legacy-client';
+import type { Clock } from './services/clock';
+import { systemClock } from './services/clock';
+import type { DocsAssets } from './openapi/docs-assets';
+import { signalGone, urlConnection, type ClientGone, type ConnectionFacts } from './services/connection';
+import type { Lifecycle } from './services/lifecycle';
+import type { CredentialStore } from './services/credentials/credential-store';
+import { MemoryRateLimiter } from './services/rate-limit/memory-rate-limiter';
+import { noMetrics, type Metrics } from './services/metrics';
+import type { RateLimiter } from './services/rate-limiter';
+import type { RecordSource } from './services/record-source';
+import type { RecordRequest } from './services/request-facts';
+import { HmacTokenService } from './services/tokens';
+import { consoleLog, type LogLine } from './services/log';
+import type { LegacyBackend } from './migration/legacy-backend';
 
 export interface ServiceParts {
   source: RecordSource;
@@ -27,7 +30,7 @@ export interface ServiceParts {
   /** Defaults to the request's abort signal; the Node entry reads its response stream (no AbortController per request). */
   clientGone?: ClientGone;
   /** Defaults to WebCrypto's SHA-256; the Node entry passes its synchronous one (no thread-pool hop). */
-  digest?: (text: string) => string | Promise<string>;
+  digest?: (text: string) => MaybePromise<string>;
   /** Defaults to a client of `LEGACY_V1_URL` when it is set. */
   legacy?: LegacyBackend;
   /** How that client calls the backend; defaults to the runtime's `fetch` (the Node entry passes one without its defaults' headers). */
@@ -48,19 +51,6 @@ export interface ServiceParts {
   /** Defaults to none; the Node entry passes Prometheus metrics when `METRICS_PORT` is set. */
   metrics?: Metrics;
 }
-
-/**
- * A log line as JSON text with `time` first (CONTRACT section 20: every line of any kind has one,
- * warnings and start-up lines included); a line that has its own, as the access line does, keeps it.
- */
-export function logText(line: LogLine, now = Date.now()): string {
-  const text = JSON.stringify(line);
-  if (line.time !== undefined) return text;
-  return `{"time":"${new Date(now).toISOString()}"${text.length > 2 ? ',' : ''}${text.slice(1)}`;
-}
-
-/** The default log: one JSON line per entry on stdout. */
-export const consoleLog = (line: LogLine): void => console.log(logText(line));
 
 /** Assembles the services an entry chose into the set `createApp` takes. */
 export function assembleServices(config: Config, parts: ServiceParts): Services {

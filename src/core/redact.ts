@@ -1,4 +1,4 @@
-import { isCredentialName, pairName, pathname, plainQuery, rawQueryPairs } from '../core/query-string';
+import { isCredentialName, pairName, pathname, plainQuery, rawQueryPairs } from './query-string';
 
 const REDACTED = '[redacted]';
 

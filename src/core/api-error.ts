@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from './codes';
+import { ERROR_CODES, type ErrorCode } from './error-codes';
 
 /** V8's limit on the frames an `Error` captures (Node and workerd); the Workers types leave it out. */
 const v8Error = Error as ErrorConstructor & { stackTraceLimit?: number };
