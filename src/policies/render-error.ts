@@ -53,9 +53,8 @@ export function renderError(err: unknown, c: Context<AppEnv>, { config, services
   // No cache keeps an error: the next request may well succeed (CONTRACT section 19).
   uncacheable(c);
   // For HEAD too: Hono drops the body after the length of GET's has been measured (policies/head.ts).
-  // Not `{ ...error.headers, 'Content-Type': ... }`: on Node 20, a spread given a member its source
-  // lacks costs some thirty times a literal (BENCHMARKS.md), and this runs for every error.
-  return respond(c, JSON.stringify(rendered.body), error.status, Object.assign({}, error.headers, { 'Content-Type': rendered.contentType }));
+  // A spread: on Node 24 it costs 1.6 times a literal where `Object.assign` costs 7 (BENCHMARKS.md).
+  return respond(c, JSON.stringify(rendered.body), error.status, { ...error.headers, 'Content-Type': rendered.contentType });
 }
 
 /** The RFC 9457 problem+json rendering of an error: v2's shape, and that of every path outside a version. */
