@@ -261,6 +261,33 @@ describe('what the throttle tells the caller and the operator', () => {
     expect(await refusal('198.51.100.50', 'another-client')).toBe('More than 1 failed authentications this minute from this address; retry in 45 s.');
   });
 
+  it('remembers a key known good for one window after its last success, no longer: then it waits like any other secret', async () => {
+    const t = testApp({ env: { TRUST_PROXY: 'true', AUTH_FAILURES_PER_MINUTE: '1' }, now: '2026-11-21T12:00:00Z' });
+    const from = { 'X-Forwarded-For': '198.51.100.70' };
+    const status = async (authorization: string) => (await t.get('/v2/species/ABBA', { ...from, Authorization: authorization })).status;
+    /** Past the limit in the current minute: one wrong key counted, the next refused unchecked. */
+    const throttle = async () => {
+      expect(await status('ApiKey wrong-key')).toBe(401);
+      expect(await status('ApiKey wrong-key')).toBe(429);
+    };
+    t.clock.set('2026-11-21T12:00:05Z');
+    expect(await status(DEMO.key)).toBe(200);
+    await throttle();
+    expect(await status(DEMO.key), 'known good: served behind the throttled address').toBe(200);
+    // A new minute, new failures; the key's last success was 12:00:05. Just inside the window it passes...
+    t.clock.set('2026-11-21T12:01:04.999Z');
+    await throttle();
+    expect(await status(DEMO.key), '59.999 s after its last success').toBe(200);
+    // Each success starts the window again: 119 s after the first, 59 s after the last, it passes...
+    t.clock.set('2026-11-21T12:02:04Z');
+    await throttle();
+    expect(await status(DEMO.key), '59.001 s after its last success (12:01:04.999)').toBe(200);
+    // ...and once a whole window has passed since the last success, it is a secret like any other.
+    t.clock.set('2026-11-21T12:03:04Z');
+    await throttle();
+    expect(await status(DEMO.key), '60 s after its last success (12:02:04)').toBe(429);
+  });
+
   it('keeps 200 characters of a named client_id in the log line', async () => {
     const t = testApp({ env: { TRUST_PROXY: 'true' } });
     const clientId = `c${'x'.repeat(300)}`;
