@@ -57,20 +57,17 @@ module.exports = {
       from: { path: '^src/', pathNot: ENTRIES },
       to: { path: ENTRIES },
     },
-    {
-      name: 'node-and-worker-apart',
+    // The Node entry and the Workers entry share only what is below them, in both directions.
+    ...[
+      ['node', '^src/(node\\.ts|node/)', '^src/(worker\\.ts|worker/)'],
+      ['worker', '^src/(worker\\.ts|worker/)', '^src/(node\\.ts|node/)'],
+    ].map(([entry, from, to]) => ({
+      name: `${entry}-entry-apart`,
       comment: 'The Node entry and the Workers entry share only what is below them.',
       severity: 'error',
-      from: { path: '^src/(node\\.ts|node/)' },
-      to: { path: '^src/(worker\\.ts|worker/)' },
-    },
-    {
-      name: 'node-and-worker-apart-too',
-      comment: 'The Node entry and the Workers entry share only what is below them.',
-      severity: 'error',
-      from: { path: '^src/(worker\\.ts|worker/)' },
-      to: { path: '^src/(node\\.ts|node/)' },
-    },
+      from: { path: from },
+      to: { path: to },
+    })),
     {
       name: 'runtime-apis-only-in-entries',
       comment: 'Only the entries import a runtime API (node:*, cloudflare:*); the rest runs on both.',

@@ -145,7 +145,7 @@ export const GROUPS: MutationGroup[] = [
   { name: 'compiled-search', mutate: compiled('search'), tests: tests('search-index'), ignoreStatic: true },
   {
     name: 'compiled-records',
-    mutate: compiled('resource', 'record-chunk', 'id-chunk', 'layout', 'container', 'store'),
+    mutate: compiled('resource', 'record-chunk', 'id-chunk', 'fences', 'layout', 'container', 'store'),
     tests: tests('compiled-resource', 'record-heads', 'first-reads', 'file-store', 'piece-index'),
     ignoreStatic: true,
   },

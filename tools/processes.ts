@@ -169,11 +169,6 @@ export async function startGatewayProcess(
     ready: gatewayListening,
     ...user,
   });
-  return withOrigin(started);
-}
-
-/** A started gateway with its loopback origin. */
-export function withOrigin(started: Started<Listening>): GatewayProcess {
   const port = started.ready!.port;
   return Object.assign(started, { port, origin: `http://127.0.0.1:${port}` });
 }

@@ -19,19 +19,6 @@ export function openIdChunk(bytes: SectionData): IdChunk {
   return { ids, positions };
 }
 
-/** The chunk that would hold `id`: the last whose fence (first id) is not after it; -1 when `id` is before them all. */
-export function idChunkOf(fences: readonly string[], id: string): number {
-  let k = -1;
-  for (let lo = 0, hi = fences.length - 1; lo <= hi; ) {
-    const mid = (lo + hi) >>> 1;
-    if (fences[mid]! <= id) {
-      k = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return k;
-}
-
 /** The position of the record with `id` in `chunk`, by binary search, or undefined. */
 export function positionIn({ ids, positions }: IdChunk, id: string): number | undefined {
   for (let lo = 0, hi = ids.length - 1; lo <= hi; ) {

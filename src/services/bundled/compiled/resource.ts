@@ -1,6 +1,7 @@
 import { allOf, andThen, isPromise, type MaybePromise } from '../../../core/maybe-promise';
 import { readContainer, type SectionData } from './container';
-import { idChunkOf, openIdChunk, positionIn, type IdChunk } from './id-chunk';
+import { chunkOf } from './fences';
+import { openIdChunk, positionIn, type IdChunk } from './id-chunk';
 import { ORDER_CHUNK, RECORD_CHUNK, section, type ResourceMeta } from './layout';
 import { PieceCache } from './piece-cache';
 import { headOf, recordChunkOf, storedRecord, type Part, type RecordChunk, type StoredRecord } from './record-chunk';
@@ -81,7 +82,7 @@ export class CompiledResource {
 
   /** The position of the record with `id`: its id-index chunk by the fences, then a binary search. */
   async position(id: string): Promise<number | undefined> {
-    const k = idChunkOf(this.meta.idFences, id);
+    const k = chunkOf(this.meta.idFences, id);
     if (k < 0) return undefined;
     const chunk = this.idChunk(k);
     return positionIn(isPromise(chunk) ? await chunk : chunk, id);

@@ -1,4 +1,5 @@
 import { fold } from '../../../core/text';
+import { chunkOf } from './fences';
 import { GRAM, gramKey, section, shortKey } from './layout';
 import type { CompiledResource } from './resource';
 
@@ -30,7 +31,7 @@ export async function searchPositions(resource: CompiledResource, q: string): Pr
   const need = (key: number, at: number) => {
     const known = terms.find((t) => t.key === key);
     if (known) known.at.push(at);
-    else terms.push({ key, chunk: fence(fences, key), at: [at] });
+    else terms.push({ key, chunk: chunkOf(fences, key), at: [at] });
   };
   if (needle.length < GRAM) need(shortKey(needle, 0, needle.length), 0);
   else {
@@ -143,19 +144,6 @@ class Postings {
     while (this.next()) out.push(this.record);
     return Uint32Array.from(out);
   }
-}
-
-/** The chunk whose first key (its fence) is the last one not above `key`; -1 before the first. */
-function fence(fences: readonly number[], key: number): number {
-  let found = -1;
-  for (let lo = 0, hi = fences.length - 1; lo <= hi; ) {
-    const mid = (lo + hi) >>> 1;
-    if (fences[mid]! <= key) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
 }
 
 function find(keys: Float64Array, key: number): number {
