@@ -3,7 +3,7 @@
  * are about them (`MUTATION_TESTS`), so every mutant runs a few fast tests instead of the whole
  * suite, and a group's results are kept in an incremental file of its own. Every module under the
  * directories `stryker.config.json` names belongs to exactly one group or is listed in `EXCLUDED`
- * with the reason (`test/node/mutation-groups.test.ts` holds that).
+ * with the reason (`test/node/mutation-groups.test.ts` holds that): every module of `src/`.
  */
 export interface MutationGroup {
   /** Names the group's reports and incremental file under `reports/mutation/`. */
@@ -163,10 +163,105 @@ export const GROUPS: MutationGroup[] = [
     ),
     tests: tests('config', 'operator-config', 'cached-credentials', 'kv-credential-store', 'operator-hints', 'tokens'),
   },
+
+  {
+    name: 'config',
+    mutate: ['describe', 'error', 'index', 'migration', 'parse', 'readers', 'types', 'values', 'warnings'].map((n) => `src/config/${n}.ts`),
+    tests: tests('config', 'operator-config', 'migration-config', 'operator-hints', 'metrics-listener'),
+    ignoreStatic: true,
+  },
+  {
+    name: 'openapi',
+    mutate: ['allow', 'docs-assets', 'docs-page', 'docs-script', 'document', 'edit', 'errors', 'names', 'operations', 'prune', 'route', 'schemas', 'types'].map(
+      (n) => `src/openapi/${n}.ts`,
+    ),
+    tests: tests('openapi-agreement', 'openapi-documents', 'openapi', 'methods', 'version-facts'),
+    ignoreStatic: true,
+  },
+  {
+    name: 'upstream',
+    mutate: [
+      'backend-headers',
+      'breaker',
+      'client',
+      'envelope',
+      'freshness',
+      'index',
+      'io',
+      'memory-cache',
+      'resilience',
+      'retry-budget',
+      'stale-warnings',
+      'upstream-source',
+    ].map((n) => `src/services/upstream/${n}.ts`),
+    tests: tests('upstream-resilience', 'upstream-cache', 'upstream-readiness', 'upstream-stale', 'upstream-credentials', 'upstream-faults', 'upstream-parity'),
+    ignoreStatic: true,
+  },
+  {
+    name: 'bundled-compile',
+    mutate: [
+      ...['hot', 'index', 'orders', 'records', 'search', 'spec'].map((n) => `src/services/bundled/compile/${n}.ts`),
+      ...['bundled-source', 'dataset-lines', 'result-cache'].map((n) => `src/services/bundled/${n}.ts`),
+    ],
+    tests: tests('compiled-dataset', 'dataset-lines', 'cache-bytes', 'fixtures', 'record-index', 'scoped-lists', 'search-text'),
+    ignoreStatic: true,
+  },
+  {
+    name: 'app-services',
+    mutate: [
+      'src/app.ts',
+      'src/assemble-services.ts',
+      'src/env.ts',
+      'src/services/cache/entry-size.ts',
+      ...['clock', 'connection', 'lifecycle', 'log', 'metrics', 'rate-limiter', 'record-source', 'request-facts', 'response-cache', 'tokens'].map(
+        (n) => `src/services/${n}.ts`,
+      ),
+    ],
+    tests: tests('policies', 'request-policies', 'probes', 'readiness', 'legacy-readiness', 'oauth', 'tokens', 'metrics', 'transport-policy', 'cache-bytes'),
+    ignoreStatic: true,
+  },
+  {
+    name: 'node-entry',
+    mutate: [
+      'src/node.ts',
+      ...[
+        'backend-fetch',
+        'connection',
+        'credential-reload',
+        'dataset-files',
+        'dataset',
+        'demo-secrets',
+        'digest',
+        'docs-assets',
+        'families',
+        'http-server',
+        'listen-errors',
+        'log',
+        'metrics-listener',
+        'metrics-server',
+        'otlp',
+        'prometheus-gauges',
+        'prometheus',
+        'rejections',
+        'shutdown',
+        'usage',
+      ].map((n) => `src/node/${n}.ts`),
+    ],
+    tests: tests('metrics', 'metric-families', 'batched-log', 'hostile-http', 'host', 'transport', 'standard-clients', 'kept-answers', 'file-store'),
+    ignoreStatic: true,
+  },
 ];
 
-/** Modules under the mutated directories that no group mutates, and why. */
+/** Modules no group mutates, and why. */
+const WORKERD_ONLY = 'runs only in workerd; its tests are in the workerd project, which Stryker’s vitest runner cannot run';
 export const EXCLUDED: Record<string, string> = {
-  'src/services/rate-limit/durable-object-rate-limiter.ts':
-    'runs only in workerd; its tests are in the workerd project, which Stryker’s vitest runner cannot run',
+  'src/services/rate-limit/durable-object-rate-limiter.ts': WORKERD_ONLY,
+  'src/services/cache/cache-api-response-cache.ts': `the Cache API response cache of the Workers entry: ${WORKERD_ONLY}`,
+  'src/worker.ts': `the Workers entry: ${WORKERD_ONLY}`,
+  ...Object.fromEntries(
+    ['analytics', 'connection', 'dataset', 'docs-assets', 'env.d', 'gateway', 'misconfigured', 'rate-limiter-object'].map((n) => [
+      `src/worker/${n}.ts`,
+      `part of the Workers entry: ${WORKERD_ONLY}`,
+    ]),
+  ),
 };
