@@ -79,9 +79,13 @@ const accessLines = (gateway: GatewayProcess) =>
     }
   });
 
-/** Resolves with the first 503 of `/readyz`, asked on a new connection each time. */
+/**
+ * Resolves with the first 503 of `/readyz`, asked on a new connection each time. Once the listener
+ * has closed, a new connection is refused and this rejects: a 503 seen shows readiness turned while
+ * the gateway still took connections, whatever the machine's speed. Bounded by count, a guard.
+ */
 async function readyzTurns503(origin: string): Promise<Answer> {
-  for (const until = performance.now() + 3000; performance.now() < until; ) {
+  for (let asked = 0; asked < 1000; asked++) {
     const answer = await send(origin, '/readyz');
     if (answer.status === 503) return answer;
     await new Promise((r) => setTimeout(r, 10));
@@ -141,7 +145,6 @@ describe('graceful stop (CONTRACT section 21)', () => {
       gateway.child.kill('SIGTERM');
       const notReady = await readyzTurns503(gateway.origin);
       const readyAt = performance.now();
-      expect(readyAt - signalled, 'readyz turned 503 only after the listener closed').toBeLessThan(delayMs);
       expect(JSON.parse(notReady.body)).toEqual({ status: 'stopping' });
       expect(notReady.headers.connection).toBe('close');
 
@@ -215,8 +218,9 @@ describe('graceful stop (CONTRACT section 21)', () => {
       await new Promise((r) => setTimeout(r, 100));
       const signalled = performance.now();
       gateway.child.kill('SIGTERM');
+      // 0, not the 1 of a stop cut at SHUTDOWN_TIMEOUT_MS: the silent connection held nothing.
       expect((await gateway.exited).code, gateway.lines.join('\n')).toBe(0);
-      expect(performance.now() - signalled).toBeLessThan(5000);
+      expect(performance.now() - signalled, 'before the deadline').toBeLessThan(20_000);
       silent.destroy();
     } finally {
       await gateway.stop();
@@ -244,8 +248,9 @@ describe('graceful stop (CONTRACT section 21)', () => {
       const took = performance.now() - signalled;
       const out = gateway.lines.join('\n');
       expect(code, out).toBe(1);
+      // Cut at the deadline: not before it, and before the stuck body's sender would finish (10 s).
       expect(took).toBeGreaterThanOrEqual(290);
-      expect(took).toBeLessThan(3000);
+      expect(took).toBeLessThan(10_000);
       const lines = gateway.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
       // Exactly one final line, and it is the count: nothing after it claims every request was answered.
       const stopped = lines.filter((l) => String(l.message).startsWith('stopped'));

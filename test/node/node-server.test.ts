@@ -100,9 +100,8 @@ describe('the Node server on a real loopback port', () => {
     await closed;
     expect(response).toMatch(/^HTTP\/1\.1 200 /);
     expect(response).toContain('"current_page":1');
-    const drained = Date.now();
+    // 0, not the 1 of a stop cut at SHUTDOWN_TIMEOUT_MS: the drain ended with the last request.
     expect(await exited, lines.join('\n')).toBe(0);
-    expect(Date.now() - drained).toBeLessThan(2_000);
     expect(lines.join('\n')).toContain('SIGTERM: draining');
   });
 });
@@ -122,8 +121,9 @@ describe('the Node entry against hostile clients (CONTRACT section 18)', () => {
     expect(connectAnswer.headers.allow).toBe('GET, HEAD');
 
     const slow = await exchange(port, ['GET /healthz HTTP/1.1\r\nHost: localhost\r\n', 2_500], 5_000);
+    // The 408 is the configured deadline's (Node's default is a minute), whatever the machine's speed.
     expect(slow.status, slow.text).toBe(408);
-    expect(slow.closedAfterMs).toBeLessThan(300 + 1000);
+    expect(slow.closedAfterMs, 'not before the deadline').toBeGreaterThanOrEqual(300);
 
     // A client leaving mid-body on the token endpoint.
     const leaving = await opened(port);
