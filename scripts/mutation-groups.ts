@@ -50,7 +50,7 @@ export const GROUPS: MutationGroup[] = [
   {
     name: 'errors',
     mutate: [...core('api-error', 'error-codes'), ...policies('render-error')],
-    tests: tests('policies', 'docs-problem-codes', 'openapi-documents', 'v1-changes'),
+    tests: tests('render-error', 'policies', 'openapi-documents', 'v1-changes', 'access-log', 'token-request-details'),
     ignoreStatic: true,
   },
   { name: 'policies-auth', mutate: policies('auth', 'presented-credential'), tests: tests('authentication', 'operator-hints', 'tokens'), ignoreStatic: true },
