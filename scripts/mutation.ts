@@ -1,11 +1,12 @@
 /**
- * `npm run mutation`: StrykerJS over the modules that decide access, answers and data, one group
- * at a time (scripts/mutation-groups.ts), then a table of every group's score.
+ * `npm run mutation`: StrykerJS over every module of src/ but those it excludes, one group at a time
+ * (scripts/mutation-groups.ts), then a table of every group's score.
  *
  *   npm run mutation                        every group, one after another
  *   npm run mutation -- core-pure rate-limit those groups only
  *   npm run mutation -- --list              the groups, their modules and tests
- *   npm run mutation -- --summary           the table from the last reports, nothing run
+ *   npm run mutation -- --summary           the table from the last reports, nothing run (of every
+ *                                           group: written into TESTING.md too)
  *   npm run mutation -- core-pure --dryRunOnly  other flags go to Stryker (here: only its first test run)
  *
  * Each group runs with its own tests (`MUTATION_TESTS`) and keeps its own incremental file, JSON
@@ -115,30 +116,54 @@ function readJson<T>(file: string): T | undefined {
 
 const pct = (score: number | null) => (score === null ? 'n/a' : `${score.toFixed(1)} %`);
 
-/** The table of every group's last report (and what took how long). */
-function summary(groups: MutationGroup[]): void {
-  console.log('\n| group | mutants | killed | timed out | survived | no coverage | errors | ignored | score | minutes |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+/** The table of every group's last report (and what took how long), as Markdown lines. */
+export function summaryTable(groups: MutationGroup[], read: (file: string) => unknown = (file) => readJson(file)): string[] {
+  const lines = [
+    '| group | mutants | killed | timed out | survived | no coverage | errors | ignored | score | minutes |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   const tallies: Tally[] = [];
   let minutes = 0;
   for (const group of groups) {
-    const report = readJson<Report>(join(REPORTS, `${group.name}.json`));
-    const time = readJson<{ minutes: number }>(join(REPORTS, `${group.name}.time.json`));
+    const report = read(join(REPORTS, `${group.name}.json`)) as Report | undefined;
+    const time = read(join(REPORTS, `${group.name}.time.json`)) as { minutes: number } | undefined;
     if (!report) {
-      console.log(`| ${group.name} | no report yet | | | | | | | | |`);
+      lines.push(`| ${group.name} | no report yet | | | | | | | | |`);
       continue;
     }
     const t = tally(report);
     tallies.push(t);
     minutes += time?.minutes ?? 0;
-    console.log(
+    lines.push(
       `| ${group.name} | ${t.mutants} | ${t.killed} | ${t.timedOut} | ${t.survived} | ${t.noCoverage} | ${t.errors} | ${t.ignored} | ${pct(t.score)} | ${time ? time.minutes.toFixed(1) : ''} |`,
     );
   }
   const all = combined(tallies);
-  console.log(
-    `\n${tallies.length} of ${groups.length} groups reported: ${pct(all.score)} (${all.killed + all.timedOut} of ${all.killed + all.timedOut + all.survived + all.noCoverage} detected), ${minutes.toFixed(1)} min of runs`,
+  lines.push(
+    `| **${tallies.length} of ${groups.length} groups** | ${all.mutants} | ${all.killed} | ${all.timedOut} | ${all.survived} | ${all.noCoverage} | ${all.errors} | ${all.ignored} | **${pct(all.score)}** | ${minutes.toFixed(1)} |`,
   );
+  return lines;
+}
+
+const TABLE_START = '<!-- mutation table: written by `npm run mutation -- --summary` -->';
+const TABLE_END = '<!-- end of mutation table -->';
+
+/** `text` with the lines between the table's markers replaced by `table`; refuses a text without them. */
+export function withTable(text: string, table: string[]): string {
+  const start = text.indexOf(TABLE_START);
+  const end = text.indexOf(TABLE_END);
+  if (start < 0 || end < start) throw new Error(`TESTING.md has no ${TABLE_START} ... ${TABLE_END}`);
+  return `${text.slice(0, start + TABLE_START.length)}\n${table.join('\n')}\n${text.slice(end)}`;
+}
+
+/** Prints the table and writes it into TESTING.md (every group only: a partial table would replace the whole one). */
+function summary(groups: MutationGroup[]): void {
+  const table = summaryTable(groups);
+  console.log(`\n${table.join('\n')}`);
+  if (groups.length !== GROUPS.length) return;
+  const testing = join(ROOT, 'TESTING.md');
+  writeFileSync(testing, withTable(readFileSync(testing, 'utf8'), table));
+  console.log('\n(written into TESTING.md)');
 }
 
 function main(args: string[]): number {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EXCLUDED, GROUPS } from '../../scripts/mutation-groups';
-import { combined, tally } from '../../scripts/mutation';
+import { combined, summaryTable, tally, withTable } from '../../scripts/mutation';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -82,5 +82,38 @@ describe('the score the table prints', () => {
     const all = combined([small, large]);
     expect(all.score).toBe(90);
     expect(all.mutants).toBe(10);
+  });
+});
+
+describe('the table TESTING.md shows', () => {
+  const report = (...statuses: string[]) => ({ files: { 'src/a.ts': { mutants: statuses.map((status) => ({ status })) } } });
+  const groups = [
+    { name: 'one', mutate: ['src/a.ts'], tests: ['test/node/a.test.ts'] },
+    { name: 'two', mutate: ['src/b.ts'], tests: ['test/node/b.test.ts'] },
+    { name: 'three', mutate: ['src/c.ts'], tests: ['test/node/c.test.ts'] },
+  ];
+  const files: Record<string, unknown> = {
+    'one.json': report('Killed', 'Killed', 'Killed', 'Survived'),
+    'one.time.json': { minutes: 1.25 },
+    'two.json': report('Killed', 'NoCoverage', 'Ignored', 'RuntimeError'),
+    'two.time.json': { minutes: 2 },
+  };
+  const read = (file: string) => files[file.slice(file.lastIndexOf('/') + 1)];
+
+  it("has a row per group from its report, one for a group without one, and the whole run's score and minutes", () => {
+    expect(summaryTable(groups, read).slice(2)).toEqual([
+      '| one | 4 | 3 | 0 | 1 | 0 | 0 | 0 | 75.0 % | 1.3 |',
+      '| two | 4 | 1 | 0 | 0 | 1 | 1 | 1 | 50.0 % | 2.0 |',
+      '| three | no report yet | | | | | | | | |',
+      '| **2 of 3 groups** | 8 | 4 | 0 | 1 | 1 | 1 | 1 | **66.7 %** | 3.3 |',
+    ]);
+  });
+
+  it('replaces what stands between its markers, and nothing else; a text without them is refused', () => {
+    const start = '<!-- mutation table: written by `npm run mutation -- --summary` -->';
+    const end = '<!-- end of mutation table -->';
+    const text = `before\n${start}\n| old |\n${end}\nafter\n`;
+    expect(withTable(text, ['| new |', '| rows |'])).toBe(`before\n${start}\n| new |\n| rows |\n${end}\nafter\n`);
+    expect(() => withTable('no markers', ['| new |'])).toThrow(/no <!-- mutation table/);
   });
 });
