@@ -145,3 +145,22 @@ describe('MemoryRateLimiter', () => {
     expect((await limiter.hit('busy', 1000, 60)).remaining).toBe(1000 - 102);
   });
 });
+
+describe('RateLimit-Policy states the limit the counting limiter applied', () => {
+  /** A shared limiter answering under a limit set elsewhere (another instance's RATE_LIMIT_PER_MINUTE). */
+  const answeringWith = (limit: number) => ({
+    hit: () => ({ allowed: true, limit, remaining: limit - 1, resetSeconds: 30 }),
+    peek: () => ({ allowed: true, limit, remaining: limit, resetSeconds: 30 }),
+  });
+
+  it.each([
+    [3, '"default";q=3;w=60'],
+    [7, '"default";q=7;w=60'],
+  ])('the limiter counting under %i: that quota', async (limit, policy) => {
+    const t = testApp({ env: { RATE_LIMIT_PER_MINUTE: '3' }, services: { rateLimiter: answeringWith(limit) } });
+    const res = await t.get('/v2/species', { Authorization: DEMO.key });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('RateLimit-Policy')).toBe(policy);
+    expect(res.headers.get('RateLimit')).toBe(`"default";r=${limit - 1};t=30`);
+  });
+});
