@@ -19,6 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type CompiledReport, compileChecker, refusedByCompiler } from './mutation-compile';
 import { GROUPS, type MutationGroup } from './mutation-groups';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -107,8 +108,16 @@ function run(group: MutationGroup, strykerFlags: string[]): boolean {
   });
   const minutes = (Date.now() - started) / 60_000;
   writeFileSync(join(REPORTS, `${group.name}.time.json`), JSON.stringify({ minutes, finished: new Date().toISOString() }));
+  const report = readJson<CompiledReport>(join(REPORTS, `${group.name}.json`));
+  if (result.status === 0 && report) {
+    checker ??= compileChecker(ROOT);
+    writeFileSync(join(REPORTS, `${group.name}.refused.json`), `${JSON.stringify(refusedByCompiler(report, checker), null, 2)}\n`);
+  }
   return result.status === 0;
 }
+
+/** Made on the first group's end (some seconds: the project's program), used for every group. */
+let checker: ReturnType<typeof compileChecker> | undefined;
 
 function readJson<T>(file: string): T | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
@@ -119,28 +128,32 @@ const pct = (score: number | null) => (score === null ? 'n/a' : `${score.toFixed
 /** The table of every group's last report (and what took how long), as Markdown lines. */
 export function summaryTable(groups: MutationGroup[], read: (file: string) => unknown = (file) => readJson(file)): string[] {
   const lines = [
-    '| group | mutants | killed | timed out | survived | no coverage | errors | ignored | score | minutes |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| group | mutants | killed | timed out | survived | no coverage | of these, refused by the compiler | errors | ignored | score | minutes |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const tallies: Tally[] = [];
   let minutes = 0;
+  let refusedTotal = 0;
   for (const group of groups) {
     const report = read(join(REPORTS, `${group.name}.json`)) as Report | undefined;
     const time = read(join(REPORTS, `${group.name}.time.json`)) as { minutes: number } | undefined;
+    const refused = read(join(REPORTS, `${group.name}.refused.json`)) as Record<string, string> | undefined;
     if (!report) {
-      lines.push(`| ${group.name} | no report yet | | | | | | | | |`);
+      lines.push(`| ${group.name} | no report yet | | | | | | | | | |`);
       continue;
     }
     const t = tally(report);
     tallies.push(t);
     minutes += time?.minutes ?? 0;
+    const refusedCount = refused ? Object.keys(refused).length : undefined;
+    if (refusedCount !== undefined) refusedTotal += refusedCount;
     lines.push(
-      `| ${group.name} | ${t.mutants} | ${t.killed} | ${t.timedOut} | ${t.survived} | ${t.noCoverage} | ${t.errors} | ${t.ignored} | ${pct(t.score)} | ${time ? time.minutes.toFixed(1) : ''} |`,
+      `| ${group.name} | ${t.mutants} | ${t.killed} | ${t.timedOut} | ${t.survived} | ${t.noCoverage} | ${refusedCount ?? ''} | ${t.errors} | ${t.ignored} | ${pct(t.score)} | ${time ? time.minutes.toFixed(1) : ''} |`,
     );
   }
   const all = combined(tallies);
   lines.push(
-    `| **${tallies.length} of ${groups.length} groups** | ${all.mutants} | ${all.killed} | ${all.timedOut} | ${all.survived} | ${all.noCoverage} | ${all.errors} | ${all.ignored} | **${pct(all.score)}** | ${minutes.toFixed(1)} |`,
+    `| **${tallies.length} of ${groups.length} groups** | ${all.mutants} | ${all.killed} | ${all.timedOut} | ${all.survived} | ${all.noCoverage} | ${refusedTotal} | ${all.errors} | ${all.ignored} | **${pct(all.score)}** | ${minutes.toFixed(1)} |`,
   );
   return lines;
 }

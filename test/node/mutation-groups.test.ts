@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EXCLUDED, GROUPS } from '../../scripts/mutation-groups';
 import { combined, summaryTable, tally, withTable } from '../../scripts/mutation';
+import { compileChecker, mutatedSource, refusedByCompiler } from '../../scripts/mutation-compile';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -95,17 +96,20 @@ describe('the table TESTING.md shows', () => {
   const files: Record<string, unknown> = {
     'one.json': report('Killed', 'Killed', 'Killed', 'Survived'),
     'one.time.json': { minutes: 1.25 },
+    'one.refused.json': {},
     'two.json': report('Killed', 'NoCoverage', 'Ignored', 'RuntimeError'),
     'two.time.json': { minutes: 2 },
+    'two.refused.json': { 7: 'src/b.ts:3: Type ... is not assignable' },
   };
   const read = (file: string) => files[file.slice(file.lastIndexOf('/') + 1)];
 
   it("has a row per group from its report, one for a group without one, and the whole run's score and minutes", () => {
+    // The compiler's refusals are counted, not taken off the score: they are survivors judged.
     expect(summaryTable(groups, read).slice(2)).toEqual([
-      '| one | 4 | 3 | 0 | 1 | 0 | 0 | 0 | 75.0 % | 1.3 |',
-      '| two | 4 | 1 | 0 | 0 | 1 | 1 | 1 | 50.0 % | 2.0 |',
-      '| three | no report yet | | | | | | | | |',
-      '| **2 of 3 groups** | 8 | 4 | 0 | 1 | 1 | 1 | 1 | **66.7 %** | 3.3 |',
+      '| one | 4 | 3 | 0 | 1 | 0 | 0 | 0 | 0 | 75.0 % | 1.3 |',
+      '| two | 4 | 1 | 0 | 0 | 1 | 1 | 1 | 1 | 50.0 % | 2.0 |',
+      '| three | no report yet | | | | | | | | | |',
+      '| **2 of 3 groups** | 8 | 4 | 0 | 1 | 1 | 1 | 1 | 1 | **66.7 %** | 3.3 |',
     ]);
   });
 
@@ -116,4 +120,48 @@ describe('the table TESTING.md shows', () => {
     expect(withTable(text, ['| new |', '| rows |'])).toBe(`before\n${start}\n| new |\n| rows |\n${end}\nafter\n`);
     expect(() => withTable('no markers', ['| new |'])).toThrow(/no <!-- mutation table/);
   });
+});
+
+describe("the compiler's first judgement of the survivors", () => {
+  const source = 'export function twice(n: number): number {\n  return n * 2;\n}\n';
+  const mutant = (id: string, status: string, start: [number, number], end: [number, number], replacement: string) => ({
+    id,
+    status,
+    replacement,
+    location: { start: { line: start[0], column: start[1] }, end: { line: end[0], column: end[1] } },
+  });
+
+  it('applies a mutant where its report places it (lines and columns from 1, the end not included)', () => {
+    expect(mutatedSource(source, { line: 2, column: 10 }, { line: 2, column: 15 }, 'n / 2')).toBe(source.replace('n * 2', 'n / 2'));
+  });
+
+  it('names the undetected mutants that do not type-check, and no other', () => {
+    const files: Record<string, string> = {};
+    const check = (file: string, text: string) => (
+      (files[file] = text), text.includes('"two"') ? "Type 'string' is not assignable to type 'number'." : undefined
+    );
+    const report = {
+      files: {
+        'src/twice.ts': {
+          source,
+          mutants: [
+            mutant('1', 'Survived', [2, 10], [2, 15], '"two"'),
+            mutant('2', 'NoCoverage', [2, 10], [2, 15], 'n / 2'),
+            mutant('3', 'Killed', [2, 10], [2, 15], '"two"'),
+          ],
+        },
+      },
+    };
+    expect(refusedByCompiler(report, check)).toEqual({ 1: "src/twice.ts:2: Type 'string' is not assignable to type 'number'." });
+  });
+
+  it('asks the real compiler over this project: a type error refused, a change of behaviour not', () => {
+    const check = compileChecker(fileURLToPath(new URL('../..', import.meta.url)));
+    const file = 'src/core/text.ts';
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    expect(check(file, text)).toBeUndefined();
+    expect(check(file, `${text}\nexport const broken: number = 'not a number';\n`)).toMatch(/not assignable to type 'number'/);
+    // An unused name is not a type error here.
+    expect(check(file, `${text}\nfunction unused(): void {}\n`)).toBeUndefined();
+  }, 60_000);
 });
