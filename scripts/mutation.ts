@@ -16,7 +16,7 @@
  * run fails.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CompiledReport, compileChecker, refusedByCompiler } from './mutation-compile';
@@ -108,16 +108,21 @@ function run(group: MutationGroup, strykerFlags: string[]): boolean {
   });
   const minutes = (Date.now() - started) / 60_000;
   writeFileSync(join(REPORTS, `${group.name}.time.json`), JSON.stringify({ minutes, finished: new Date().toISOString() }));
-  const report = readJson<CompiledReport>(join(REPORTS, `${group.name}.json`));
-  if (result.status === 0 && report) {
-    checker ??= compileChecker(ROOT);
-    writeFileSync(join(REPORTS, `${group.name}.refused.json`), `${JSON.stringify(refusedByCompiler(report, checker), null, 2)}\n`);
-  }
   return result.status === 0;
 }
 
-/** Made on the first group's end (some seconds: the project's program), used for every group. */
+/** Made on first use (some seconds: the project's program), used for every group. */
 let checker: ReturnType<typeof compileChecker> | undefined;
+
+/** Writes `<group>.refused.json` (the undetected mutants the compiler refuses) where it is missing or older than the report. */
+function judgeByCompiler(group: MutationGroup): void {
+  const reportFile = join(REPORTS, `${group.name}.json`);
+  const refusedFile = join(REPORTS, `${group.name}.refused.json`);
+  if (!existsSync(reportFile) || (existsSync(refusedFile) && statSync(refusedFile).mtimeMs >= statSync(reportFile).mtimeMs)) return;
+  checker ??= compileChecker(ROOT);
+  const refused = refusedByCompiler(JSON.parse(readFileSync(reportFile, 'utf8')) as CompiledReport, checker);
+  writeFileSync(refusedFile, `${JSON.stringify(refused, null, 2)}\n`);
+}
 
 function readJson<T>(file: string): T | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
@@ -171,6 +176,7 @@ export function withTable(text: string, table: string[]): string {
 
 /** Prints the table and writes it into TESTING.md (every group only: a partial table would replace the whole one). */
 function summary(groups: MutationGroup[]): void {
+  groups.forEach(judgeByCompiler);
   const table = summaryTable(groups);
   console.log(`\n${table.join('\n')}`);
   if (groups.length !== GROUPS.length) return;
