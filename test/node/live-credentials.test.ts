@@ -118,7 +118,7 @@ describe('at start-up', () => {
     expect(() => liveCredentials(bad, { log: () => {}, warn: () => {} })).toThrow(ConfigError);
   });
 
-  it.skipIf(process.getuid?.() === 0)('refuses a file this user may not read, saying how to fix its mode', async () => {
+  it.skipIf(process.getuid?.() === 0)('refuses a file this user may not read, saying how to fix its mode (skipped as root, who reads any file)', async () => {
     const file = await credentialFile({ projects: ['acme'] });
     chmodSync(file, 0o000);
     expect(() => startupCredentials(file, () => {})).toThrow(/may not read it: give it the gateway's group and mode 0640/);
