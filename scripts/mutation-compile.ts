@@ -1,6 +1,6 @@
 /**
  * Which undetected mutants the compiler refuses: a first judgement of a group's survivors, made
- * after its run. A mutant that does not type-check cannot ship, whatever the tests say of it.
+ * when the scores table is made. A mutant that does not type-check cannot ship, whatever the tests say of it.
  * Each is checked in a language service over the project's tsconfig.json with the mutated module
  * type-checked again (a third of a second; Stryker's own checker compiles the whole program for
  * every mutant before its tests run, which made a whole run hours long). Unused names are not

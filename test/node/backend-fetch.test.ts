@@ -7,23 +7,12 @@
  * for HEAD, 204 and 304), and refuses what it does not do (a body, a `Request`, another scheme).
  * backend-headers.test.ts checks the same table on real gateway processes.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { nodeBackendFetch } from '../../src/node/backend-fetch';
 import { DEMO } from '../support/harness';
-import { closedPort, fakePage, fakesClosedAfterEach, pageOf, sendJson, upstreamGateway } from '../support/upstream';
+import { closedPort, documentedBackendHeaders, fakePage, fakesClosedAfterEach, pageOf, sendJson, upstreamGateway } from '../support/upstream';
 
 const backend = fakesClosedAfterEach();
-
-/** The header names docs/upstream.md lists for Node, lower case. */
-function documentedOnNode(): string[] {
-  const doc = readFileSync(new URL('../../docs/upstream.md', import.meta.url), 'utf8');
-  const table = doc.slice(doc.indexOf('### Headers sent to a backend'));
-  return [...table.matchAll(/^\| `([A-Za-z-]+)` \| (.*) \|$/gm)]
-    .filter((m) => !m[2]!.startsWith('Workers only'))
-    .map((m) => m[1]!.toLowerCase())
-    .sort();
-}
 
 describe('what a backend receives', () => {
   it('from a gateway in upstream mode: exactly the documented headers, whatever the caller sent', async () => {
@@ -39,7 +28,7 @@ describe('what a backend receives', () => {
     expect(res.status, await res.text()).toBe(200);
     expect(upstream.seen.length).toBeGreaterThan(0);
     for (const call of upstream.seen) {
-      expect(Object.keys(call.headers).sort(), JSON.stringify(call.headers)).toEqual(documentedOnNode());
+      expect(Object.keys(call.headers).sort(), JSON.stringify(call.headers)).toEqual(documentedBackendHeaders());
       expect(call.headers).toMatchObject({
         accept: 'application/json',
         authorization: 'ApiKey gateway-own',

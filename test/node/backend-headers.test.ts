@@ -4,22 +4,14 @@
  * header names each request arrives with; the set must equal the table of docs/upstream.md, the
  * rows for Workers only left out. Nothing the HTTP client adds by default may slip in.
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayProcess, type GatewayProcess } from '../../tools/processes';
 import { DEMO } from '../support/harness';
 import { LEGACY_AUTHORIZATION, legacyV1, type LegacyV1 } from '../support/legacy-v1';
-import { fakePage, fakeUpstream, pageOf, sendJson, type FakeUpstream } from '../support/upstream';
+import { documentedBackendHeaders, fakePage, fakeUpstream, pageOf, sendJson, type FakeUpstream } from '../support/upstream';
 
-/** The header names the table of docs/upstream.md lists for Node, lower case, and their values there. */
-const DOCUMENTED_ON_NODE = (() => {
-  const doc = readFileSync(new URL('../../docs/upstream.md', import.meta.url), 'utf8');
-  const table = doc.slice(doc.indexOf('### Headers sent to a backend'));
-  return [...table.matchAll(/^\| `([A-Za-z-]+)` \| (.*) \|$/gm)]
-    .filter((m) => !m[2]!.startsWith('Workers only'))
-    .map((m) => m[1]!.toLowerCase())
-    .sort();
-})();
+/** The header names the table of docs/upstream.md lists for Node. */
+const DOCUMENTED_ON_NODE = documentedBackendHeaders();
 
 let upstream: FakeUpstream;
 let legacy: LegacyV1;

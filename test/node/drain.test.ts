@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { gracefulStop } from '../../src/node/shutdown';
 import { stoppableLifecycle } from '../../src/services/lifecycle';
 import type { LogLine } from '../../src/services/log';
+import { opened } from '../support/raw-http';
 
 interface Held {
   req: IncomingMessage;
@@ -71,14 +72,6 @@ function get(port: number, path: string, headers: Record<string, string> = {}, a
     });
     req.on('error', reject);
     req.end();
-  });
-}
-
-/** A raw connection, open once connected. */
-function rawSocket(port: number): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => resolve(socket));
-    socket.once('error', reject);
   });
 }
 
@@ -140,7 +133,7 @@ describe('a graceful stop', () => {
   it('closes idle keep-alive connections when the listener closes', async () => {
     fakeStopTimers();
     const s = await stoppableServer({ delayMs: 0, timeoutMs: 30_000 });
-    const socket = await rawSocket(s.port);
+    const socket = await opened(s.port);
     const head = new Promise<string>((resolve) => socket.once('data', (chunk) => resolve(chunk.toString())));
     socket.write('GET /first HTTP/1.1\r\nHost: gateway\r\n\r\n');
     // Answered before the signal: kept alive, then idle.
@@ -155,7 +148,7 @@ describe('a graceful stop', () => {
   it('answers the first request of a connection accepted before the listener closed', async () => {
     fakeStopTimers();
     const s = await stoppableServer({ delayMs: 0, timeoutMs: 30_000 });
-    const socket = await rawSocket(s.port);
+    const socket = await opened(s.port);
     s.stop('SIGTERM');
     vi.advanceTimersByTime(0);
     expect(await refused(s.port)).toBe(true);
@@ -170,7 +163,7 @@ describe('a graceful stop', () => {
   it('does not wait for the deadline on a connection that never speaks: it is closed after a second', async () => {
     fakeStopTimers();
     const s = await stoppableServer({ delayMs: 0, timeoutMs: 30_000 });
-    const silent = await rawSocket(s.port);
+    const silent = await opened(s.port);
     s.stop('SIGTERM');
     vi.advanceTimersByTime(0);
     expect(await refused(s.port)).toBe(true);
@@ -219,7 +212,7 @@ describe('a graceful stop', () => {
     const next = s.held();
     const answer = get(s.port, '/hold').catch((err: Error) => err);
     await next;
-    const arriving = await rawSocket(s.port);
+    const arriving = await opened(s.port);
     // The head's first line, then the request after the stop: a slow client.
     await new Promise<void>((resolve) => arriving.write('GET /slow HTTP/1.1\r\nHost: ga', () => resolve()));
     // The server must have read those bytes before the deadline: a later request on a connection of its own proves the loop has turned.

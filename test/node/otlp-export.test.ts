@@ -6,30 +6,16 @@
  * the service name from `OTEL_SERVICE_NAME` or the gateway's, and what is batched exported at
  * shutdown. otlp.test.ts checks the same export from a gateway process, through requests.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RequestTrace } from '../../src/core/request-trace';
 import { otlpExport } from '../../src/node/otlp';
 import type { RequestFacts } from '../../src/services/request-facts';
+import { type OtlpReceiver, otlpReceiver, spanAttributes } from '../support/otlp-receiver';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT = '00f067aa0ba902b7';
 
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  startTimeUnixNano: string | number;
-  endTimeUnixNano: string | number;
-  attributes: { key: string; value: { stringValue?: string; intValue?: number | string } }[];
-  status?: { code?: number; message?: string };
-  service: string;
-}
-
-const receivers: Server[] = [];
+const receivers: OtlpReceiver[] = [];
 const ENV = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_SERVICE_NAME', 'OTEL_BSP_SCHEDULE_DELAY'] as const;
 const saved = Object.fromEntries(ENV.map((name) => [name, process.env[name]]));
 afterEach(async () => {
@@ -37,31 +23,17 @@ afterEach(async () => {
     if (saved[name] === undefined) delete process.env[name];
     else process.env[name] = saved[name];
   }
-  await Promise.all(receivers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
 
 /** An OTLP/HTTP receiver on loopback, set as the exporter's endpoint: every span it received, with its service name. */
-async function receiver(): Promise<{ spans: OtlpSpan[]; paths: string[] }> {
-  const spans: OtlpSpan[] = [];
-  const paths: string[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      paths.push(`${req.method} ${req.url} ${req.headers['content-type']}`);
-      for (const rs of (JSON.parse(body) as { resourceSpans: any[] }).resourceSpans) {
-        const service = rs.resource.attributes.find((a: any) => a.key === 'service.name')?.value.stringValue;
-        for (const ss of rs.scopeSpans) for (const span of ss.spans) spans.push({ ...span, service });
-      }
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
-    });
-  });
-  receivers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+async function receiver(): Promise<OtlpReceiver> {
+  const received = await otlpReceiver();
+  receivers.push(received);
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = received.url;
   // Nothing leaves before shutdown: the test sees what shutdown exports.
   process.env.OTEL_BSP_SCHEDULE_DELAY = '600000';
-  return { spans, paths };
+  return received;
 }
 
 /** The facts of one request, with what a test sets. */
@@ -87,11 +59,6 @@ function facts(over: Partial<RequestFacts> = {}): RequestFacts {
   };
 }
 
-const attributes = (span: OtlpSpan | undefined) =>
-  Object.fromEntries(
-    (span?.attributes ?? []).map((a) => [a.key, a.value.stringValue ?? (a.value.intValue === undefined ? undefined : Number(a.value.intValue))]),
-  );
-
 /** OTLP's span kinds and status codes, as the wire has them. */
 const KIND = { server: 2, client: 3 };
 const STATUS_ERROR = 2;
@@ -112,7 +79,7 @@ describe('the OTLP export', () => {
     expect(span?.status?.code ?? 0).toBe(0);
     expect(String(span?.startTimeUnixNano)).toBe('1795262400250000000');
     expect(String(span?.endTimeUnixNano)).toBe('1795262400262500000');
-    expect(attributes(span)).toEqual({
+    expect(spanAttributes(span)).toEqual({
       'http.request.method': 'GET',
       'url.path': '/v2/species/ABBA',
       'url.query': 'q=fir&page=2',
@@ -137,10 +104,10 @@ describe('the OTLP export', () => {
     const [failed, aborted] = received.spans;
     expect(failed).toMatchObject({ traceId: TRACE, parentSpanId: PARENT, spanId: continued.spanId, service: 'named-by-operator' });
     expect(failed?.status?.code).toBe(STATUS_ERROR);
-    expect(attributes(failed)).toMatchObject({ 'error.type': '503', 'botanical.answered_by': 'upstream', 'botanical.upstream_cache': 'miss' });
+    expect(spanAttributes(failed)).toMatchObject({ 'error.type': '503', 'botanical.answered_by': 'upstream', 'botanical.upstream_cache': 'miss' });
     expect(aborted?.name).toBe('POST');
     expect(aborted?.status?.code).toBe(STATUS_ERROR);
-    expect(attributes(aborted)).toEqual({
+    expect(spanAttributes(aborted)).toEqual({
       'http.request.method': 'POST',
       'url.path': '/nowhere',
       'url.scheme': 'http',
@@ -188,7 +155,7 @@ describe('the OTLP export', () => {
     await otlp.shutdown();
     const clients = received.spans.filter((s) => s.kind === KIND.client);
     expect(clients.map((s) => [s.spanId, s.parentSpanId, s.traceId, s.name])).toEqual(attempts.map((a) => [a.spanId, trace.spanId, trace.traceId, 'GET']));
-    expect(clients.map(attributes)).toEqual([
+    expect(clients.map(spanAttributes)).toEqual([
       {
         'http.request.method': 'GET',
         'url.full': 'http://backend.internal/v2/species?q=fir',

@@ -5,53 +5,17 @@
  * `traceparent`; without the variable, no OpenTelemetry module is imported.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startGatewayProcess, type GatewayProcess } from '../../tools/processes';
 import { DEMO } from '../support/harness';
+import { type OtlpSpan, otlpReceiver, spanAttributes } from '../support/otlp-receiver';
 import { fakePage, fakeUpstream, pageOf, sendJson, sleep, type FakeUpstream } from '../support/upstream';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT = '00f067aa0ba902b7';
 
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes: { key: string; value: { stringValue?: string; intValue?: number | string } }[];
-  status?: { code?: number };
-}
-
-/** A local OTLP/HTTP receiver: every JSON export request's spans, with their resource's service name. */
-async function otlpReceiver(): Promise<{ url: string; spans: (OtlpSpan & { service: string })[]; paths: string[]; close(): Promise<void> }> {
-  const spans: (OtlpSpan & { service: string })[] = [];
-  const paths: string[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      paths.push(`${req.method} ${req.url} ${req.headers['content-type']}`);
-      const request = JSON.parse(body) as { resourceSpans: any[] };
-      for (const rs of request.resourceSpans) {
-        const service = rs.resource.attributes.find((a: any) => a.key === 'service.name')?.value.stringValue;
-        for (const ss of rs.scopeSpans) for (const span of ss.spans) spans.push({ ...span, service });
-      }
-      sendJson(res, {});
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, spans, paths, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-const attr = (span: OtlpSpan, key: string) => {
-  const value = span.attributes.find((a) => a.key === key)?.value;
-  return value?.stringValue ?? (value?.intValue === undefined ? undefined : Number(value.intValue));
-};
+const attr = (span: OtlpSpan, key: string) => spanAttributes(span)[key];
 
 describe('OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   let receiver: Awaited<ReturnType<typeof otlpReceiver>>;

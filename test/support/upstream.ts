@@ -1,5 +1,6 @@
 /** Loopback upstreams for upstream-mode tests: the bundled gateway itself, or a fake that records and misbehaves. */
 import { serve } from '@hono/node-server';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
@@ -203,3 +204,13 @@ export function upstreamGateway(
 
 /** The configuration a test's environment gives. */
 export const configWith = (env: Record<string, string>) => parseConfig({ TOKEN_SIGNING_SECRET: 'x', ...env });
+
+/** The header names the table of docs/upstream.md lists as sent to a backend from Node, lower case, sorted. */
+export function documentedBackendHeaders(): string[] {
+  const doc = readFileSync(new URL('../../docs/upstream.md', import.meta.url), 'utf8');
+  const table = doc.slice(doc.indexOf('### Headers sent to a backend'));
+  return [...table.matchAll(/^\| `([A-Za-z-]+)` \| (.*) \|$/gm)]
+    .filter((m) => !m[2]!.startsWith('Workers only'))
+    .map((m) => m[1]!.toLowerCase())
+    .sort();
+}
