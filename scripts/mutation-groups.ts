@@ -217,7 +217,7 @@ export const GROUPS: MutationGroup[] = [
         (n) => `src/services/${n}.ts`,
       ),
     ],
-    tests: tests('policies', 'request-policies', 'probes', 'readiness', 'legacy-readiness', 'oauth', 'tokens', 'metrics', 'transport-policy', 'cache-bytes'),
+    tests: tests('policies', 'request-policies', 'probes', 'readiness', 'legacy-readiness', 'oauth', 'tokens', 'metrics', 'transport-policy', 'cache-bytes', 'batched-log', 'demo-secrets'),
     ignoreStatic: true,
   },
   {

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { batchedLog } from '../../src/node/log';
+import { logText } from '../../src/services/log';
 
 /** A log reader that takes nothing until released: a stalled pipe or log shipper. */
 function stalledReader() {
@@ -82,5 +83,21 @@ describe('the batched access log', () => {
     const lines = reader.lines();
     expect(lines.some((l) => l.level === 'warn')).toBe(false);
     expect(lines.map((l) => l.n)).toEqual(Array.from({ length: 20_000 }, (_, i) => i));
+  });
+});
+
+describe('a log line as text (CONTRACT section 20)', () => {
+  const NOW = Date.parse('2026-11-28T12:00:00.000Z');
+
+  it('puts the time first, before the line’s own fields', () => {
+    expect(logText({ level: 'warn', message: 'm' }, NOW)).toBe('{"time":"2026-11-28T12:00:00.000Z","level":"warn","message":"m"}');
+  });
+
+  it('an empty line is its time alone', () => {
+    expect(logText({}, NOW)).toBe('{"time":"2026-11-28T12:00:00.000Z"}');
+  });
+
+  it('a line with a time of its own (the access line) keeps it', () => {
+    expect(logText({ time: '2026-01-01T00:00:00.000Z', status: 200 }, NOW)).toBe('{"time":"2026-01-01T00:00:00.000Z","status":200}');
   });
 });

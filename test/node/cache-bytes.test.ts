@@ -12,6 +12,7 @@ import { fileStore } from '../../src/node';
 import { PieceCache } from '../../src/services/bundled/compiled/piece-cache';
 import { CompiledResource } from '../../src/services/bundled/compiled/resource';
 import { ResultCache } from '../../src/services/bundled/result-cache';
+import { ENTRY_OVERHEAD_BYTES, entryBytes, keyBytes } from '../../src/services/cache/entry-size';
 import type { ResourceName } from '../../src/services/record-source';
 
 setFlagsFromString('--expose-gc');
@@ -50,4 +51,15 @@ describe('the result cache under distinct searches', () => {
     expect(results.stats.bytes).toBeLessThanOrEqual(cap);
     expect(results.stats.entries).toBeLessThan(distinct);
   }, 120_000);
+});
+
+describe('what an entry is counted as', () => {
+  it('its key at two bytes a character beside a string header, or a pointer; its value; and the overhead', () => {
+    expect(keyBytes('abcd') - keyBytes('ab')).toBe(4);
+    expect(keyBytes('')).toBeGreaterThan(keyBytes(7));
+    expect(keyBytes(7)).toBe(keyBytes({}));
+    expect(entryBytes('key', 100) - entryBytes('key', 0)).toBe(100);
+    expect(entryBytes('key', 0)).toBe(ENTRY_OVERHEAD_BYTES + keyBytes('key'));
+    expect(entryBytes('a long key', 0) - entryBytes('key', 0)).toBe(keyBytes('a long key') - keyBytes('key'));
+  });
 });

@@ -146,7 +146,9 @@ describe('checks across variables', () => {
   });
 
   it('METRICS_PORT may not be the API port, unless both pick a free port', () => {
-    expect(problem({ PORT: '9000', METRICS_PORT: '9000' })).toBe('Invalid configuration: METRICS_PORT must differ from PORT (9000): metrics are never served on the API port');
+    expect(problem({ PORT: '9000', METRICS_PORT: '9000' })).toBe(
+      'Invalid configuration: METRICS_PORT must differ from PORT (9000): metrics are never served on the API port',
+    );
     expect(problem({ METRICS_PORT: '8787' })).toContain('METRICS_PORT must differ from PORT (8787)');
     expect(parseConfig({ PORT: '0', METRICS_PORT: '0' }).metrics.port).toBe(0);
     expect(parseConfig({ PORT: '9000', METRICS_PORT: '9001' }).metrics.port).toBe(9001);
@@ -187,7 +189,9 @@ describe('checks across variables', () => {
   });
 
   it.each(['12.345', '100.01', '1000', '5%', '-1', '.5', '5.'])('V1_COMPARE_PERCENT=%s is refused', (value) => {
-    expect(problem({ ...LEGACY, V1_COMPARE_PERCENT: value })).toBe(`Invalid configuration: V1_COMPARE_PERCENT must be a number from 0 to 100 (got ${JSON.stringify(value)})`);
+    expect(problem({ ...LEGACY, V1_COMPARE_PERCENT: value })).toBe(
+      `Invalid configuration: V1_COMPARE_PERCENT must be a number from 0 to 100 (got ${JSON.stringify(value)})`,
+    );
   });
 
   it('what needs the legacy backend says so when LEGACY_V1_URL is missing', () => {

@@ -5,6 +5,7 @@
  * is missing or too weak. Start-up's own refusal is tested on a process in node-startup.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { randomSecret } from '../../src/assemble-services';
 import { ConfigError } from '../../src/config';
 import { demoSecretsBeyondLoopback, isLoopbackHost } from '../../src/node/demo-secrets';
 
@@ -99,5 +100,13 @@ describe('demo secrets beyond loopback', () => {
     );
     // Nothing to allow: no warning.
     expect(demoSecretsBeyondLoopback(settings({ demoCredentials: true }))).toBeUndefined();
+  });
+});
+
+describe('the signing secret drawn when none is set', () => {
+  it('is 32 random bytes in hex, a new one each time', () => {
+    const drawn = new Set(Array.from({ length: 8 }, () => randomSecret()));
+    expect(drawn.size).toBe(8);
+    for (const secret of drawn) expect(secret).toMatch(/^[0-9a-f]{64}$/);
   });
 });

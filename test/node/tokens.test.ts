@@ -10,9 +10,15 @@ async function read(t: TestApp, token: string, path = '/v2/species') {
   return { res, body: await json(res) };
 }
 
+const DETAIL: Record<string, string> = {
+  'auth/invalidCredential': 'The access token is not valid.',
+  'auth/tokenExpired': 'The access token has expired; request a new one.',
+};
+
 function expectInvalidToken(res: Response, body: any, code: string): void {
   expect(res.status, JSON.stringify(body)).toBe(401);
   expect(body.code, JSON.stringify(body)).toBe(code);
+  expect(body.detail).toBe(DETAIL[code]);
   expect(res.headers.get('WWW-Authenticate')).toMatch(/Bearer realm="botanical", error="invalid_token"/);
 }
 
@@ -82,6 +88,11 @@ describe('access tokens: signature', () => {
     ['an iat 61 s ahead of the clock', { iat: ISSUED_AT + 61, exp: ISSUED_AT + 61 + 900 }],
     ['no iat', { exp: ISSUED_AT + 900 }],
     ['an iat that is not a number', { iat: String(ISSUED_AT), exp: ISSUED_AT + 900 }],
+    ['an exp that is not a number', { iat: ISSUED_AT, exp: String(ISSUED_AT + 900) }],
+    ['a sub that is not a string', { iat: ISSUED_AT, exp: ISSUED_AT + 900, sub: 42 }],
+    ['resources that are not a list', { iat: ISSUED_AT, exp: ISSUED_AT + 900, res: 'species' }],
+    ['a credential id that is not one', { iat: ISSUED_AT, exp: ISSUED_AT + 900, cid: 'demo-key' }],
+    ['a credential id that is not a string', { iat: ISSUED_AT, exp: ISSUED_AT + 900, cid: 1234567890123456 }],
   ];
   for (const [name, times] of claimsRefused) {
     for (const path of ['/v2/species', '/v3/species']) {
@@ -104,6 +115,18 @@ describe('access tokens: signature', () => {
       const { res, body } = await read(t, token);
       expect(res.status, `${JSON.stringify(times)}: ${JSON.stringify(body)}`).toBe(200);
     }
+  });
+
+  it('refuses a well-formed credential id no store holds as revoked, not as malformed', async () => {
+    const t = testApp();
+    const token = await sign(
+      { sub: 'demo-client', res: ['species'], pre: true, iat: ISSUED_AT, exp: ISSUED_AT + 900, cid: '0123456789abcdef' },
+      'test-signing-secret',
+      'HS256',
+    );
+    const { res, body } = await read(t, token);
+    expect(res.status).toBe(401);
+    expect(body.detail).toBe('The access token was issued to a client credential that has been revoked.');
   });
 
   it('carries the client access: a token never reaches beyond its claims', async () => {
