@@ -53,7 +53,12 @@ export const GROUPS: MutationGroup[] = [
     tests: tests('render-error', 'policies', 'openapi-documents', 'v1-changes', 'access-log', 'token-request-details'),
     ignoreStatic: true,
   },
-  { name: 'policies-auth', mutate: policies('auth', 'presented-credential'), tests: tests('authentication', 'operator-hints', 'tokens'), ignoreStatic: true },
+  {
+    name: 'policies-auth',
+    mutate: policies('auth', 'presented-credential'),
+    tests: tests('authentication', 'operator-hints', 'tokens', 'auth-failures', 'policy-chain'),
+    ignoreStatic: true,
+  },
   { name: 'policies-limits', mutate: policies('auth-failures', 'rate-limit'), tests: tests('auth-failures', 'rate-limit'), ignoreStatic: true },
   { name: 'policies-caching', mutate: policies('caching'), tests: tests('caching'), ignoreStatic: true },
   { name: 'policies-host-transport', mutate: policies('host', 'transport'), tests: tests('host-policy', 'transport-policy'), ignoreStatic: true },
