@@ -1,25 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { contractOrder, type OrderTerms } from '../support/order-oracle';
 import { DEMO, json, walkPages, type SuiteClient } from './client';
 
-const collator = new Intl.Collator('en', { sensitivity: 'base' });
 const ids = (pages: any[]) => pages.flatMap((p) => p.data.map((r: any) => r.id));
 
 /** Asserts records are in `order` (text case/accent-insensitive, nulls last, ties by id). */
-function expectOrdered(records: any[], terms: Array<[field: string, dir: 'asc' | 'desc']>) {
-  const idOrder = new Intl.Collator('en', { numeric: true });
+function expectOrdered(records: any[], terms: OrderTerms) {
+  const compare = contractOrder(terms);
   for (let i = 1; i < records.length; i++) {
     const [a, b] = [records[i - 1], records[i]];
-    let verdict = 0;
-    for (const [field, dir] of terms) {
-      const [x, y] = [a[field], b[field]];
-      if (x === y || (x !== null && y !== null && typeof x === 'string' && collator.compare(x, y) === 0)) continue;
-      if (x === null) verdict = 1;
-      else if (y === null) verdict = -1;
-      else verdict = (typeof x === 'number' ? x - y : (field === 'id' ? idOrder : collator).compare(x, y)) * (dir === 'desc' ? -1 : 1);
-      break;
-    }
-    if (verdict === 0) verdict = idOrder.compare(a.id, b.id);
-    expect(verdict, `records ${i - 1} and ${i} out of order: ${JSON.stringify([a.id, b.id])}`).toBeLessThan(0);
+    expect(compare(a, b), `records ${i - 1} and ${i} out of order: ${JSON.stringify([a.id, b.id])}`).toBeLessThan(0);
   }
 }
 

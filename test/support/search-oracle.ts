@@ -1,8 +1,7 @@
 import type { Dataset } from '../../src/core/records';
-import { resourceSpecs } from '../../src/services/bundled/compile/spec';
 import { searchPositions } from '../../src/services/bundled/compiled/search';
 import type { CompiledResource } from '../../src/services/bundled/compiled/resource';
-import type { ResourceName } from '../../src/services/record-source';
+import type { AnyRecord, ResourceName } from '../../src/services/record-source';
 
 /**
  * The oracle's own folding, from CONTRACT section 4 (case- and accent-insensitive). Printable ASCII
@@ -18,23 +17,32 @@ export const fold = (text: string) =>
         .toLowerCase();
 
 /**
- * The species search of CONTRACT section 18 worked out naively over `dataset` (each searchable
- * field folded on its own, a match within one field), and the ids the compiled search index of
- * `species()` gives for the same `q`, both in id order.
+ * The texts `q` is matched in, each on its own (CONTRACT section 4 for species; the names of
+ * section 3 for the others), written here rather than taken from the compiler's specification, so
+ * a field it dropped would show.
  */
-export function speciesSearch(dataset: Dataset, species: () => CompiledResource) {
-  const fieldsOf = (resource: ResourceName, record: unknown) =>
-    resourceSpecs(dataset)
-      [resource].searchable(record as never)
-      .filter((f): f is string => !!f)
-      .map(fold);
+export function searchableFields(resource: ResourceName, record: any): string[] {
+  const texts: Array<string | null> =
+    resource === 'species'
+      ? [record.scientific_name, record.common_name, ...Object.values<string[]>(record.common_names).flat(), ...record.synonyms]
+      : resource === 'plants'
+        ? [record.scientific_name, record.common_name]
+        : [record.name, record.common_name];
+  return texts.filter((t): t is string => !!t);
+}
 
+/**
+ * The search of CONTRACT sections 4 and 18 worked out naively over `records` of `resource` (each
+ * searchable field folded on its own, a match within one field): `naive(q)` is the ids of the
+ * matches in id order.
+ */
+export function naiveSearch(records: readonly AnyRecord[], resource: ResourceName) {
   const idOrder = new Intl.Collator('en', { numeric: true });
   const byIdOrder = (ids: string[]) => [...ids].sort(idOrder.compare);
-  // Each species' folded fields, each on its own (folded once: the oracle runs hundreds of times).
-  const folded = dataset.species.map((r) => ({ id: r.id, fields: fieldsOf('species', r) }));
+  // Each record's folded fields, each on its own (folded once: the oracle runs hundreds of times).
+  const folded = records.map((r) => ({ id: r.id, fields: searchableFields(resource, r).map(fold) }));
   // A record's position in the compiled dataset is its rank in id order.
-  const idAt = byIdOrder(dataset.species.map((r) => r.id));
+  const idAt = byIdOrder(records.map((r) => r.id));
   // The same in id order, so that the matches of a needle are in id order as they are found: every
   // field of every record in one text, each after a U+0000 that neither a field nor a needle holds,
   // so that an occurrence of a needle lies within one field; `starts[i]` is where record i begins.
@@ -64,8 +72,9 @@ export function speciesSearch(dataset: Dataset, species: () => CompiledResource)
 
   return {
     folded,
+    idAt,
     withTwoFields: folded.filter((r) => r.fields.length >= 2),
-    /** Every species id holding folded `q` within one field. */
+    /** Every id holding folded `q` within one field. */
     naive(q: string): string[] {
       const needle = fold(q);
       if (needle === '' || needle.includes('\u0000')) return inIdOrder.filter((r) => r.fields.some((f) => f.includes(needle))).map((r) => r.id);
@@ -78,9 +87,20 @@ export function speciesSearch(dataset: Dataset, species: () => CompiledResource)
       }
       return ids;
     },
+  };
+}
+
+/**
+ * The species search of CONTRACT section 18 worked out naively over `dataset` (`naiveSearch`), and
+ * the ids the compiled search index of `species()` gives for the same `q`, both in id order.
+ */
+export function speciesSearch(dataset: Dataset, species: () => CompiledResource) {
+  const oracle = naiveSearch(dataset.species, 'species');
+  return {
+    ...oracle,
     /** The ids the compiled search index gives for `q`. */
     async compiled(q: string): Promise<string[]> {
-      return Array.from(await searchPositions(species(), q), (at) => idAt[at]!);
+      return Array.from(await searchPositions(species(), q), (at) => oracle.idAt[at]!);
     },
   };
 }
