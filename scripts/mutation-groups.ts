@@ -199,7 +199,16 @@ export const GROUPS: MutationGroup[] = [
       'stale-warnings',
       'upstream-source',
     ].map((n) => `src/services/upstream/${n}.ts`),
-    tests: tests('upstream-resilience', 'upstream-cache', 'upstream-readiness', 'upstream-stale', 'upstream-credentials', 'upstream-faults', 'upstream-parity'),
+    tests: tests(
+      'upstream-resilience',
+      'upstream-cache',
+      'upstream-readiness',
+      'upstream-stale',
+      'upstream-credentials',
+      'upstream-faults',
+      'upstream-parity',
+      'upstream-modules',
+    ),
     ignoreStatic: true,
   },
   {

@@ -67,4 +67,26 @@ describe('createUpstreamSource', () => {
     expect(() => createUpstreamSource(config, { clock: new ManualClock(0), log: () => {} })).toThrow(ConfigError);
     expect(() => createUpstreamSource(config, { clock: new ManualClock(0), log: () => {} })).toThrow(/^(?!.*s3cret).*UPSTREAM_URL/);
   });
+
+  it.each([
+    ['user@backend.example', 'must not carry credentials; set UPSTREAM_AUTHORIZATION instead'],
+    [':s3cret@backend.example', 'must not carry credentials; set UPSTREAM_AUTHORIZATION instead'],
+    ['backend.example/?region=eu', 'must be a base URL without query or fragment'],
+    ['backend.example/#eu', 'must be a base URL without query or fragment'],
+  ])('refuses UPSTREAM_URL https://%s: it %s', (rest, problem) => {
+    const config = configWith({ UPSTREAM_URL: `https://${rest}` });
+    expect(() => createUpstreamSource(config, { clock: new ManualClock(0), log: () => {} })).toThrow(new ConfigError('UPSTREAM_URL', problem));
+  });
+
+  it('is not made without an UPSTREAM_URL', () => {
+    expect(() => createUpstreamSource(configWith({}), { clock: new ManualClock(0), log: () => {} })).toThrow(new ConfigError('UPSTREAM_URL', 'is not set'));
+  });
+
+  it("with the runtime's fetch (the Workers entry's), names the refused connection by its code", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const config = configWith({ UPSTREAM_URL: await closedPort(), UPSTREAM_RETRIES: '0' });
+    const source = createUpstreamSource(config, { clock: new ManualClock(0), log: (line) => lines.push(line) });
+    await expect(source.get('species', 'SP1', { requestId: 'r1' })).rejects.toMatchObject({ code: 'upstream/unavailable' });
+    expect(lines.map((l) => l.message)).toEqual(['upstream connection failed: ECONNREFUSED']);
+  });
 });

@@ -1,5 +1,6 @@
 /** Retries within a budget, and the circuit breaker, against a fake upstream on loopback. */
 import { describe, expect, it } from 'vitest';
+import { RequestTrace } from '../../src/core/request-trace';
 import { CircuitBreaker } from '../../src/services/upstream/breaker';
 import { RetryBudget } from '../../src/services/upstream/retry-budget';
 import { json } from '../support/harness';
@@ -54,6 +55,37 @@ describe('one retry, with jitter, within a budget', () => {
     expect(await calls(), 'ten requests earned one retry').toBe(2);
   });
 
+  it('UPSTREAM_RETRY_BUDGET_PERCENT applies once a burst of 10 retries is spent', async () => {
+    const upstream = await fake(down);
+    const gateway = upstreamGateway(upstream.url, { tuning: { retryBudgetPercent: 10 } });
+    const calls: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const before = upstream.seen.length;
+      expect((await gateway.get('/v2/species')).status).toBe(502);
+      calls.push(upstream.seen.length - before);
+    }
+    // The burst of 10, and the one retry the 11 requests earned at 10 %; the 12th finds none.
+    expect(calls).toEqual([...Array(11).fill(2), 1]);
+  });
+
+  it('notes each attempt on the request trace with its own span, status and reason, and the call as one', async () => {
+    const upstream = await fake((req, res, n) => (n === 1 ? sendJson(res, {}, 502) : ok(req, res, n)));
+    const gateway = upstreamGateway(upstream.url);
+    const trace = RequestTrace.start();
+    const began = performance.now();
+    await gateway.source.list('species', { q: undefined, order: [], page: 1 }, undefined, { requestId: 'r1', trace });
+    const took = performance.now() - began;
+    const attempts = trace.attempts ?? [];
+    expect(attempts.map((a) => [a.backend, a.url, a.status, a.error])).toEqual([
+      ['upstream', `${upstream.url}/v2/species`, 502, 'answered 502'],
+      ['upstream', `${upstream.url}/v2/species`, 200, undefined],
+    ]);
+    expect(upstream.seen.map((s) => s.headers.traceparent)).toEqual(attempts.map((a) => `00-${trace.traceId}-${a.spanId}-01`));
+    expect(trace.calls?.map((c) => [c.backend, c.status, c.outcome])).toEqual([['upstream', 200, 'ok']]);
+    for (const { durationMs } of [...attempts, ...trace.calls!, ...gateway.upstreamMetrics.calls]) expect(durationMs).toBeLessThanOrEqual(took);
+    expect(gateway.upstreamMetrics.calls.map((c) => c.outcome)).toEqual(['5xx', 'ok']);
+  });
+
   it('UPSTREAM_RETRIES=0 never retries', async () => {
     const upstream = await fake(down);
     const gateway = upstreamGateway(upstream.url, { tuning: { retries: 0 } });
@@ -98,6 +130,32 @@ describe('circuit breaker', () => {
       'upstream circuit breaker open',
       'upstream circuit breaker closed',
     ]);
+    expect(gateway.upstreamLogs.filter((l) => String(l.message).startsWith('upstream circuit breaker')).map((l) => l.level)).toEqual([
+      'error',
+      'error',
+      'info',
+    ]);
+  });
+
+  it('its state is what the metrics read, and the calls it stops are counted as breaker_open', async () => {
+    const upstream = await fake(down);
+    const gateway = upstreamGateway(upstream.url, { tuning: { retries: 0, breakerThreshold: 1, breakerCooldownMs: 10_000 } });
+    const state = gateway.upstreamMetrics.breakers.get('upstream')!;
+    expect(state()).toBe('closed');
+    await gateway.get('/v2/species');
+    expect(state()).toBe('open');
+    const fast = await gateway.get('/v2/species');
+    expect(fast.status).toBe(502);
+    expect((await json(fast)).detail).toBe('The upstream service is failing; the gateway is not calling it for now.');
+    expect(gateway.upstreamMetrics.calls.map((c) => [c.backend, c.outcome])).toEqual([
+      ['upstream', '5xx'],
+      ['upstream', 'breaker_open'],
+    ]);
+    expect(gateway.upstreamMetrics.calls[1]!.durationMs).toBe(0);
+    const line = gateway.accessLine(1);
+    expect([line.backend, line.backend_status, line.backend_outcome]).toEqual(['upstream', null, 'breaker_open']);
+    gateway.clock.advance(10_000);
+    expect(state()).toBe('half-open');
   });
 
   it('lets only one probe through while half-open', async () => {
@@ -123,6 +181,14 @@ describe('circuit breaker', () => {
       expect((await gateway.get('/v2/species')).status).toBe(502);
     }
     expect(upstream.seen).toHaveLength(8);
+  });
+
+  it.each([401, 403, 400])('does not open on answers it would not cure: only %i, again and again', async (status) => {
+    const upstream = await fake((_q, res) => sendJson(res, {}, status));
+    const gateway = upstreamGateway(upstream.url, { tuning: { retries: 0, breakerThreshold: 2 } });
+    for (let i = 0; i < 3; i++) expect((await gateway.get('/v2/species')).status).toBe(502);
+    expect(upstream.seen).toHaveLength(3);
+    expect(gateway.upstreamMetrics.breakers.get('upstream')!()).toBe('closed');
   });
 
   it('is a small class driven by the injected clock', () => {

@@ -8,6 +8,7 @@ import { parseConfig, type UpstreamTuning } from '../../src/config';
 import { PAGE_SIZE } from '../../src/services/record-source';
 import { ManualClock } from '../../src/services/clock';
 import type { LogLine } from '../../src/services/log';
+import { noMetrics, type BackendName, type BackendOutcome, type BreakerPosition, type CacheResult, type Metrics } from '../../src/services/metrics';
 import { MemoryResponseCache, UpstreamSource } from '../../src/services/upstream/index';
 import type { RetryBudget } from '../../src/services/upstream/retry-budget';
 import { backendFetch } from './gateway';
@@ -163,11 +164,35 @@ export const TEST_TUNING: UpstreamTuning = {
   cacheMaxBytes: 1024 * 1024,
 };
 
+/** What the upstream source told the metrics service: each backend attempt, each cache lookup, the breakers it watches. */
+export interface RecordedMetrics extends Metrics {
+  calls: Array<{ backend: BackendName; outcome: BackendOutcome; durationMs: number }>;
+  lookups: CacheResult[];
+  breakers: Map<BackendName, () => BreakerPosition>;
+}
+
+export function recordingMetrics(): RecordedMetrics {
+  const recorded: RecordedMetrics = {
+    ...noMetrics,
+    calls: [],
+    lookups: [],
+    breakers: new Map(),
+    backendCall: (backend, outcome, durationMs) => void recorded.calls.push({ backend, outcome, durationMs }),
+    cacheLookup: (result) => void recorded.lookups.push(result),
+    watchBreaker: (backend, state) => void recorded.breakers.set(backend, state),
+  };
+  return recorded;
+}
+
 export interface UpstreamGateway extends TestApp {
   source: UpstreamSource;
   cache: MemoryResponseCache;
   /** Log lines of the upstream source (retries, breaker, stale, refusals). */
   upstreamLogs: LogLine[];
+  /** The metrics the upstream source recorded. */
+  upstreamMetrics: RecordedMetrics;
+  /** The access line of the `n`th request the gateway answered (from 0). */
+  accessLine(n: number): LogLine;
 }
 
 /** A gateway in upstream mode, in process, fronting `baseUrl`; its clock is the test's to move. */
@@ -185,6 +210,7 @@ export function upstreamGateway(
   const tuning = { ...TEST_TUNING, ...options.tuning };
   const cache = new MemoryResponseCache({ maxEntries: tuning.cacheMaxEntries, maxBytes: tuning.cacheMaxBytes }, clock);
   const upstreamLogs: LogLine[] = [];
+  const upstreamMetrics = recordingMetrics();
   const source = new UpstreamSource({
     baseUrl,
     authorization: 'authorization' in options ? options.authorization : DEMO.key,
@@ -195,11 +221,13 @@ export function upstreamGateway(
     tuning,
     log: (line) => upstreamLogs.push(line),
     retryBudget: options.retryBudget,
+    metrics: upstreamMetrics,
   });
   // Fake upstreams answer records cut down to the fields a test needs, which the gateway passes
   // on as they are: such responses are not checked against the description.
   const gateway = testApp({ env: { UPSTREAM_URL: baseUrl, ...options.env }, services: { source, clock }, describes: false });
-  return { ...gateway, clock, source, cache, upstreamLogs };
+  const accessLine = (n: number) => gateway.logs.filter((l) => 'status' in l && 'route' in l)[n]!;
+  return { ...gateway, clock, source, cache, upstreamLogs, upstreamMetrics, accessLine };
 }
 
 /** The configuration a test's environment gives. */
