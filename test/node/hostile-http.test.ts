@@ -120,7 +120,11 @@ describe("requests the HTTP layer refuses get the gateway's answer", () => {
 
   it.each([
     ["a target Node's parser refuses", 'GET healthz HTTP/1.1\r\nHost: localhost\r\n\r\n', 'The request line or headers'],
-    ['an absolute target that is not a URL', 'GET http://[::1/healthz HTTP/1.1\r\nHost: localhost\r\n\r\n', 'The request target is not a path or an absolute http(s) URL.'],
+    [
+      'an absolute target that is not a URL',
+      'GET http://[::1/healthz HTTP/1.1\r\nHost: localhost\r\n\r\n',
+      'The request target is not a path or an absolute http(s) URL.',
+    ],
   ])('%s: 400 svc/malformedRequest', async (_, request, detail) => {
     const body = expectRefusal(g, await exchange(g.port, [request]), 400, 'svc/malformedRequest');
     expect(body.detail).toContain(detail);

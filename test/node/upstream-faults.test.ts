@@ -11,7 +11,8 @@ import { closedPort, fakePage, fakesClosedAfterEach, pageOf, sendJson, sleep, TE
 
 const fake = fakesClosedAfterEach();
 
-const TIMEOUT = TEST_TUNING.timeoutMs;
+/** The deadline of the cases about it (the others keep the default, a guard). */
+const TIMEOUT = 400;
 
 interface Case {
   name: string;
@@ -51,6 +52,7 @@ const padded = (body: unknown, bytes: number) => {
 const CASES: Case[] = [
   {
     name: 'slower than the timeout',
+    tuning: { timeoutMs: TIMEOUT },
     handler: async (_q, res) => {
       await sleep(TIMEOUT * 3);
       sendJson(res, fakePage());
@@ -65,6 +67,7 @@ const CASES: Case[] = [
   },
   {
     name: 'stalling mid-body',
+    tuning: { timeoutMs: TIMEOUT },
     handler: (_q, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '5000' });
       res.write('{"data":[');
