@@ -7,7 +7,7 @@ import type { UpstreamTuning } from '../../src/config';
 import type { BackendOutcome } from '../../src/services/metrics';
 import { MAX_BODY_BYTES } from '../../src/services/upstream/client';
 import { json } from '../support/harness';
-import { closedPort, fakePage, fakesClosedAfterEach, pageOf, sendJson, sleep, TEST_TUNING, upstreamGateway, type Handler } from '../support/upstream';
+import { closedPort, fakePage, fakesClosedAfterEach, pageOf, sendJson, sleep, upstreamGateway, type Handler } from '../support/upstream';
 
 const fake = fakesClosedAfterEach();
 
