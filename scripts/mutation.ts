@@ -41,7 +41,7 @@ export interface Tally {
 }
 
 interface Report {
-  files: Record<string, { mutants: Array<{ status: string }> }>;
+  files: Record<string, { mutants: Array<{ id?: string; status: string; location?: { start: { line: number } } }> }>;
 }
 
 type Counts = Omit<Tally, 'score'>;
@@ -130,21 +130,63 @@ function readJson<T>(file: string): T | undefined {
 
 const pct = (score: number | null) => (score === null ? 'n/a' : `${score.toFixed(1)} %`);
 
+const JUDGED_START = '<!-- judged survivors -->';
+const JUDGED_END = '<!-- end of judged survivors -->';
+
+/**
+ * The lines of each module whose survivors docs/mutation-survivors.md judges: every `src/….ts:N`
+ * or `src/….ts:N-M` named between its markers (a judgement names the lines it speaks of).
+ */
+export function judgedLines(text: string): Map<string, Array<[number, number]>> {
+  const start = text.indexOf(JUDGED_START);
+  const end = text.indexOf(JUDGED_END);
+  const judged = new Map<string, Array<[number, number]>>();
+  if (start < 0 || end < start) return judged;
+  for (const m of text.slice(start, end).matchAll(/`(src\/[^`:\s]+\.ts):(\d+)(?:-(\d+))?`/g)) {
+    const from = Number(m[2]);
+    const ranges = judged.get(m[1]!) ?? [];
+    ranges.push([from, m[3] === undefined ? from : Number(m[3])]);
+    judged.set(m[1]!, ranges);
+  }
+  return judged;
+}
+
+/** How many of a report's undetected mutants are judged: refused by the compiler, or on a line the survivors page judges. */
+export function judgedCount(report: Report, refused: Record<string, string>, lines: Map<string, Array<[number, number]>>): number {
+  let count = 0;
+  for (const [file, { mutants }] of Object.entries(report.files)) {
+    const ranges = lines.get(file) ?? [];
+    for (const m of mutants) {
+      if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
+      const line = m.location?.start.line ?? 0;
+      if ((m.id !== undefined && m.id in refused) || ranges.some(([from, to]) => line >= from && line <= to)) count++;
+    }
+  }
+  return count;
+}
+
+const SURVIVORS_PAGE = join(ROOT, 'docs/mutation-survivors.md');
+
 /** The table of every group's last report (and what took how long), as Markdown lines. */
-export function summaryTable(groups: MutationGroup[], read: (file: string) => unknown = (file) => readJson(file)): string[] {
+export function summaryTable(
+  groups: MutationGroup[],
+  read: (file: string) => unknown = (file) => readJson(file),
+  judgements: Map<string, Array<[number, number]>> = judgedLines(existsSync(SURVIVORS_PAGE) ? readFileSync(SURVIVORS_PAGE, 'utf8') : ''),
+): string[] {
   const lines = [
-    '| group | mutants | killed | timed out | survived | no coverage | of these, refused by the compiler | errors | ignored | score | minutes |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| group | mutants | killed | timed out | survived | no coverage | of these, refused by the compiler | judged | errors | ignored | score | minutes |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const tallies: Tally[] = [];
   let minutes = 0;
   let refusedTotal = 0;
+  let judgedTotal = 0;
   for (const group of groups) {
     const report = read(join(REPORTS, `${group.name}.json`)) as Report | undefined;
     const time = read(join(REPORTS, `${group.name}.time.json`)) as { minutes: number } | undefined;
     const refused = read(join(REPORTS, `${group.name}.refused.json`)) as Record<string, string> | undefined;
     if (!report) {
-      lines.push(`| ${group.name} | no report yet | | | | | | | | | |`);
+      lines.push(`| ${group.name} | no report yet | | | | | | | | | | |`);
       continue;
     }
     const t = tally(report);
@@ -152,13 +194,15 @@ export function summaryTable(groups: MutationGroup[], read: (file: string) => un
     minutes += time?.minutes ?? 0;
     const refusedCount = refused ? Object.keys(refused).length : undefined;
     if (refusedCount !== undefined) refusedTotal += refusedCount;
+    const judged = judgedCount(report, refused ?? {}, judgements);
+    judgedTotal += judged;
     lines.push(
-      `| ${group.name} | ${t.mutants} | ${t.killed} | ${t.timedOut} | ${t.survived} | ${t.noCoverage} | ${refusedCount ?? ''} | ${t.errors} | ${t.ignored} | ${pct(t.score)} | ${time ? time.minutes.toFixed(1) : ''} |`,
+      `| ${group.name} | ${t.mutants} | ${t.killed} | ${t.timedOut} | ${t.survived} | ${t.noCoverage} | ${refusedCount ?? ''} | ${judged} | ${t.errors} | ${t.ignored} | ${pct(t.score)} | ${time ? time.minutes.toFixed(1) : ''} |`,
     );
   }
   const all = combined(tallies);
   lines.push(
-    `| **${tallies.length} of ${groups.length} groups** | ${all.mutants} | ${all.killed} | ${all.timedOut} | ${all.survived} | ${all.noCoverage} | ${refusedTotal} | ${all.errors} | ${all.ignored} | **${pct(all.score)}** | ${minutes.toFixed(1)} |`,
+    `| **${tallies.length} of ${groups.length} groups** | ${all.mutants} | ${all.killed} | ${all.timedOut} | ${all.survived} | ${all.noCoverage} | ${refusedTotal} | ${judgedTotal} | ${all.errors} | ${all.ignored} | **${pct(all.score)}** | ${minutes.toFixed(1)} |`,
   );
   return lines;
 }

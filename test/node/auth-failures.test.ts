@@ -71,6 +71,31 @@ describe('with a limiter that answers later (a shared one: Redis, a Durable Obje
   });
 });
 
+describe('a client authentication that succeeded spares that authentication only', () => {
+  // The throttle skips a presentation known good (CONTRACT section 22); a guess of the same client's
+  // secret, in either place, is another presentation and is throttled as ever.
+  it.each([
+    ['by Basic', (secret: string) => ({ headers: { Authorization: basic(DEMO.clientId, secret) }, body: 'grant_type=client_credentials' })],
+    ['in the body', (secret: string) => ({ headers: {}, body: `grant_type=client_credentials&client_id=${DEMO.clientId}&client_secret=${secret}` })],
+  ])('%s: guesses after a success are refused with slow_down past the limit', async (_, presented) => {
+    const t = testApp({ env: { TRUST_PROXY: 'true', AUTH_FAILURES_PER_MINUTE: String(AUTH_FAILURE_LIMIT) } });
+    const token = (secret: string) => {
+      const { headers, body } = presented(secret);
+      return t.app.request('https://localhost/oauth/token', {
+        method: 'POST',
+        headers: { 'X-Forwarded-For': '203.0.113.77', 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+        body,
+      });
+    };
+    expect((await token(DEMO.clientSecret)).status, 'the client itself').toBe(200);
+    for (let i = 0; i < AUTH_FAILURE_LIMIT; i++) expect((await token(`guess-${i}`)).status).toBe(401);
+    const refused = await token('guess-more');
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: string }).error).toBe('slow_down');
+    expect((await token(DEMO.clientSecret)).status, 'the client known good is still served').toBe(200);
+  });
+});
+
 /** A credential store that counts how often a secret is looked up. */
 function countingStore(): { store: CredentialStore; lookups: () => number } {
   const inner = new MemoryCredentialStore(DEMO_CREDENTIALS);

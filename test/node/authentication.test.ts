@@ -74,6 +74,15 @@ describe('a refused credential: status, code, what the body says, the challenge'
       challenge: BOTH,
     },
     {
+      name: 'v2, a personal access token under the ApiKey scheme: an API key is looked for, and none is',
+      place: 'authorization',
+      path: '/v2/species',
+      headers: { Authorization: `ApiKey ${DEMO.personalToken.slice('Bearer '.length)}` },
+      code: 'auth/invalidCredential',
+      detail: 'The credential is not valid.',
+      challenge: BOTH,
+    },
+    {
       name: 'v2, an unknown Bearer token: invalid_token on the Bearer challenge',
       place: 'authorization',
       path: '/v2/species',

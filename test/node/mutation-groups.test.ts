@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EXCLUDED, GROUPS } from '../../scripts/mutation-groups';
-import { combined, summaryTable, tally, withTable } from '../../scripts/mutation';
+import { combined, judgedCount, judgedLines, summaryTable, tally, withTable } from '../../scripts/mutation';
 import { compileChecker, mutatedSource, refusedByCompiler } from '../../scripts/mutation-compile';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -105,12 +105,45 @@ describe('the table TESTING.md shows', () => {
 
   it("has a row per group from its report, one for a group without one, and the whole run's score and minutes", () => {
     // The compiler's refusals are counted, not taken off the score: they are survivors judged.
-    expect(summaryTable(groups, read).slice(2)).toEqual([
-      '| one | 4 | 3 | 0 | 1 | 0 | 0 | 0 | 0 | 75.0 % | 1.3 |',
-      '| two | 4 | 1 | 0 | 0 | 1 | 1 | 1 | 1 | 50.0 % | 2.0 |',
-      '| three | no report yet | | | | | | | | | |',
-      '| **2 of 3 groups** | 8 | 4 | 0 | 1 | 1 | 1 | 1 | 1 | **66.7 %** | 3.3 |',
+    expect(summaryTable(groups, read, new Map()).slice(2)).toEqual([
+      '| one | 4 | 3 | 0 | 1 | 0 | 0 | 0 | 0 | 0 | 75.0 % | 1.3 |',
+      // The refusal names a mutant id the report does not hold: counted as refused, not judged.
+      '| two | 4 | 1 | 0 | 0 | 1 | 1 | 0 | 1 | 1 | 50.0 % | 2.0 |',
+      '| three | no report yet | | | | | | | | | | |',
+      '| **2 of 3 groups** | 8 | 4 | 0 | 1 | 1 | 1 | 0 | 1 | 1 | **66.7 %** | 3.3 |',
     ]);
+  });
+
+  it('counts as judged the undetected mutants the compiler refuses or the survivors page names by line', () => {
+    const page = [
+      '`src/a.ts:1` outside the markers does not count',
+      '<!-- judged survivors -->',
+      '- `src/a.ts:3-4`: equivalent; `src/b.ts:9` too',
+      '<!-- end of judged survivors -->',
+    ].join('\n');
+    const lines = judgedLines(page);
+    expect([...lines]).toEqual([
+      ['src/a.ts', [[3, 4]]],
+      ['src/b.ts', [[9, 9]]],
+    ]);
+    const at = (id: string, status: string, line: number) => ({ id, status, location: { start: { line } } });
+    const report = {
+      files: {
+        'src/a.ts': {
+          mutants: [
+            at('1', 'Survived', 1),
+            at('2', 'Survived', 3),
+            at('3', 'NoCoverage', 4),
+            at('4', 'Killed', 4),
+            at('5', 'Survived', 5),
+            at('6', 'Survived', 6),
+          ],
+        },
+      },
+    };
+    // 2 and 3 by the page, 6 by the compiler; 4 was detected; 1 and 5 are not judged.
+    expect(judgedCount(report, { 6: 'src/a.ts:6: ...' }, lines)).toBe(3);
+    expect(judgedLines('no markers').size).toBe(0);
   });
 
   it('replaces what stands between its markers, and nothing else; a text without them is refused', () => {

@@ -99,6 +99,14 @@ describe('the answer and the log of an unexpected failure', () => {
     expect(body).not.toHaveProperty('detail');
   });
 
+  it('an answer thrown on purpose (404, 401, 429) leaves no error line: the operator is told of failures only', async () => {
+    const t = failing(new ApiError('svc/notFound'));
+    expect((await t.get('/v2/species', { Authorization: DEMO.key })).status).toBe(404);
+    expect((await t.get('/v2/species', { Authorization: 'ApiKey no-such-key' })).status).toBe(401);
+    expect((await t.get('/v2/nowhere', { Authorization: DEMO.key })).status).toBe(404);
+    expect(errorLines(t)).toEqual([]);
+  });
+
   it.each([
     ['an internal error thrown as an answer', () => new ApiError('svc/internalError'), {}],
     ['a body its sender stopped sending', () => new ClientGone(), {}],
