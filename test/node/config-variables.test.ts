@@ -83,6 +83,15 @@ describe('every documented variable takes effect', () => {
     expect(Object.keys(SET).sort()).toEqual([...documented].sort());
   });
 
+  it('every default the README states is the default', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const stated = new Map([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \| `([^`]+)` \|/gm)].map((m) => [m[1]!, m[2]!]));
+    expect(stated.size).toBeGreaterThan(30);
+    const defaults = parseConfig({});
+    const spelled = (value: unknown) => (typeof value === 'number' && value > 1e12 ? new Date(value).toISOString().replace('.000Z', 'Z') : String(value));
+    for (const [name, text] of stated) expect(spelled(SET[name]![1](defaults)), name).toBe(text);
+  });
+
   it.each(documented)('%s, set, changes the configuration from its default to what it says', (name) => {
     const [value, read, expected, needs = {}] = SET[name]!;
     expect(read(parseConfig(needs))).not.toEqual(expected);
@@ -128,6 +137,11 @@ describe('the readers’ spellings', () => {
     ['2027-01-01T00:00:00.', false],
   ])('a date-time %j is refused, saying it has no offset: %s', (value, saysNoOffset) => {
     const message = problem({ V1_SUNSET: value });
+    if (!saysNoOffset) {
+      expect(message).toBe(
+        `Invalid configuration: V1_SUNSET must be an RFC 3339 date-time with an offset, Z or +hh:mm, such as 2027-07-31T00:00:00Z (got ${JSON.stringify(value)})`,
+      );
+    }
     expect(message).toContain(`such as 2027-07-31T00:00:00Z`);
     expect(message.endsWith(`(got ${JSON.stringify(value)})`)).toBe(true);
     expect(message.includes(" (this one has no offset, so it would depend on the server's time zone)")).toBe(saysNoOffset);
