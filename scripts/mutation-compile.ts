@@ -23,7 +23,7 @@ export interface CompiledReport {
 }
 
 /** What no test detected. */
-const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+export const UNDETECTED: ReadonlySet<string> = new Set(['Survived', 'NoCoverage']);
 
 /** `source` with the text from `start` to `end` (lines and columns from 1, end exclusive) replaced. */
 export function mutatedSource(source: string, start: Position, end: Position, replacement: string): string {

@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CompiledReport, compileChecker, refusedByCompiler } from './mutation-compile';
+import { type CompiledReport, compileChecker, refusedByCompiler, UNDETECTED } from './mutation-compile';
 import { GROUPS, type MutationGroup } from './mutation-groups';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -157,7 +157,7 @@ export function judgedCount(report: Report, refused: Record<string, string>, lin
   for (const [file, { mutants }] of Object.entries(report.files)) {
     const ranges = lines.get(file) ?? [];
     for (const m of mutants) {
-      if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
+      if (!UNDETECTED.has(m.status)) continue;
       const line = m.location?.start.line ?? 0;
       if ((m.id !== undefined && m.id in refused) || ranges.some(([from, to]) => line >= from && line <= to)) count++;
     }

@@ -3,33 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { BundledSource } from '../../src/services/bundled/bundled-source';
 import type { PieceIndex } from '../../src/services/bundled/compiled/piece-index';
 import { fileStore } from '../../src/node';
-import type { RecordSource, ResourceName } from '../../src/services/record-source';
+import type { AnyRecord, RecordSource, ResourceName } from '../../src/services/record-source';
 import { INDEX, inputsDigest } from '../../scripts/compile-data';
 import { bundledSource, compiledInMemory, dataset, testApp } from '../support/harness';
+import { naiveSearch } from '../support/search-oracle';
 
-// The oracle's own folding, from CONTRACT section 4 (case- and accent-insensitive).
-const fold = (text: string) =>
-  text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase();
-const fieldsOf = (resource: ResourceName, r: any): string[] =>
-  (resource === 'species'
-    ? [r.scientific_name, r.common_name, ...Object.values(r.common_names).flat(), ...r.synonyms]
-    : resource === 'plants'
-      ? [r.scientific_name, r.common_name]
-      : [r.name, r.common_name]
-  ).filter((t: unknown): t is string => typeof t === 'string' && t !== '');
-
-/** Ids (default order) whose fields hold folded `q`, each field on its own. */
-function naive(resource: ResourceName, q: string): string[] {
-  const needle = fold(q);
-  const idOrder = new Intl.Collator('en', { numeric: true });
-  return (dataset[resource] as any[])
-    .filter((r) => needle !== '' && fieldsOf(resource, r).some((t) => fold(t).includes(needle)))
-    .map((r) => r.id)
-    .sort(idOrder.compare);
-}
+/** The naive search of each resource over the fixture (test/support/search-oracle.ts), made on first use. */
+const oracles = new Map<ResourceName, ReturnType<typeof naiveSearch>>();
+const naive = (resource: ResourceName, q: string): string[] => {
+  let oracle = oracles.get(resource);
+  if (!oracle) oracles.set(resource, (oracle = naiveSearch(dataset[resource] as AnyRecord[], resource)));
+  return oracle.naive(q);
+};
 
 async function allIds(source: RecordSource, resource: ResourceName, q: string): Promise<string[]> {
   const ids: string[] = [];
