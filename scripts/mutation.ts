@@ -14,12 +14,21 @@
  * `<group>.html`), so running it again tests only the mutants whose code or tests changed.
  * `MUTATION_CONCURRENCY` sets Stryker's workers (default: the config's). Exits non-zero when a
  * run fails.
+ *
+ * Stryker copies the tree into a sandbox per group. `generated/` is brought current here, once, and
+ * the sandbox's tests use the copy (vitest.mutation.config.ts): compiled again there, by the
+ * instrumented compiler, it would cost every group's first test run seconds, and every timed-out
+ * mutant as much again, since Stryker adds the first run's overhead to each mutant's time limit.
+ * For the same reason Stryker leaves the sandbox's sources as they are (`disableTypeChecks: false`;
+ * its default writes `// @ts-nocheck` into every module, which changes the compiler's sources and
+ * so the compiled dataset's inputs): nothing in the sandbox type-checks them.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CompiledReport, compileChecker, refusedByCompiler, UNDETECTED } from './mutation-compile';
+import { compileIfStale } from './compile-data';
 import { GROUPS, type MutationGroup } from './mutation-groups';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -104,7 +113,8 @@ function run(group: MutationGroup, strykerFlags: string[]): boolean {
   const result = spawnSync('npx', ['stryker', 'run', groupConfig(group), ...strykerFlags], {
     cwd: ROOT,
     stdio: 'inherit',
-    env: { ...process.env, MUTATION_TESTS: group.tests.join(',') },
+    // Node's compile cache: each mutant's test run starts a worker that compiles vitest's modules again.
+    env: { NODE_COMPILE_CACHE: join(ROOT, 'node_modules/.cache/node-compile'), ...process.env, MUTATION_TESTS: group.tests.join(',') },
   });
   const minutes = (Date.now() - started) / 60_000;
   writeFileSync(join(REPORTS, `${group.name}.time.json`), JSON.stringify({ minutes, finished: new Date().toISOString() }));
@@ -246,6 +256,8 @@ function main(args: string[]): number {
     return 0;
   }
   const strykerFlags = args.filter((a) => a.startsWith('--'));
+  // Each group's sandbox is a copy of this tree, generated/ included, and does not compile it again.
+  compileIfStale();
   const failed = chosen.filter((g) => !run(g, strykerFlags)).map((g) => g.name);
   summary(chosen);
   if (failed.length > 0) console.error(`\nStryker failed for: ${failed.join(', ')}`);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { inject } from 'vitest';
 import type { Dataset, FamilyRecord, GenusRecord, PlantRecord, SpeciesRecord } from '../../src/core/records';
 
 /**
@@ -19,7 +20,16 @@ import type { Dataset, FamilyRecord, GenusRecord, PlantRecord, SpeciesRecord } f
  * rather than sorting by id would show it.
  */
 export function datasetSample(): Dataset {
-  return (sample ??= choose(readFileSync(new URL('../../fixtures/taxa.json', import.meta.url), 'utf8')));
+  if (sample) return sample;
+  // Chosen once for the whole run where a global setup gave it (dataset-sample-setup.ts): choosing
+  // reads the whole fixture, half a second that a mutation run would pay again for every mutant.
+  const given = inject('datasetSample');
+  return (sample = given === undefined ? chooseSample() : (JSON.parse(given) as Dataset));
+}
+
+/** The sample, chosen from the fixture afresh. */
+export function chooseSample(): Dataset {
+  return choose(readFileSync(new URL('../../fixtures/taxa.json', import.meta.url), 'utf8'));
 }
 
 let sample: Dataset | undefined;

@@ -1,4 +1,7 @@
-/** What test/support/workers-global-setup.ts provides to the workerd tests (`inject`). */
+/**
+ * What test/support/workers-global-setup.ts provides to the workerd tests, and
+ * dataset-sample-setup.ts to the mutation run's (`inject`).
+ */
 import 'vitest';
 
 declare module 'vitest' {
@@ -10,5 +13,7 @@ declare module 'vitest' {
     /** A legacy v1 backend (`LEGACY_V1_URL`), and one whose species details differ (`rank` lowercase). */
     legacyUrl: string;
     differingLegacyUrl: string;
+    /** The fixture's sample (dataset-sample.ts) as JSON; absent where no global setup chose it. */
+    datasetSample: string | undefined;
   }
 }
