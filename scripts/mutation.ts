@@ -2,7 +2,7 @@
  * `npm run mutation`: StrykerJS over every module of src/ but those it excludes, one group at a time
  * (scripts/mutation-groups.ts), then a table of every group's score.
  *
- *   npm run mutation                        every group, one after another
+ *   npm run mutation                        every group, two at a time (one a core), longest first
  *   npm run mutation -- core-pure rate-limit those groups only
  *   npm run mutation -- --list              the groups, their modules and tests
  *   npm run mutation -- --summary           the table from the last reports, nothing run (of every
@@ -12,8 +12,10 @@
  * Each group runs with its own tests (`MUTATION_TESTS`) and keeps its own incremental file, JSON
  * and HTML report under `reports/mutation/` (`<group>-incremental.json`, `<group>.json`,
  * `<group>.html`), so running it again tests only the mutants whose code or tests changed.
- * `MUTATION_CONCURRENCY` sets Stryker's workers (default: the config's). Exits non-zero when a
- * run fails.
+ * `MUTATION_GROUPS_AT_ONCE` sets how many groups run side by side (default: the machine's cores),
+ * `MUTATION_CONCURRENCY` Stryker's workers a group (default: the config's, shared among them); see
+ * `sharing`. `reports/mutation/run.json` records the last run's groups and time. Exits non-zero
+ * when a run fails.
  *
  * Stryker copies the tree into a sandbox per group. `generated/` is brought current here, once, and
  * the sandbox's tests use the copy (vitest.mutation.config.ts): compiled again there, by the
@@ -23,8 +25,9 @@
  * its default writes `// @ts-nocheck` into every module, which changes the compiler's sources and
  * so the compiled dataset's inputs): nothing in the sandbox type-checks them.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CompiledReport, compileChecker, refusedByCompiler, UNDETECTED } from './mutation-compile';
@@ -87,11 +90,10 @@ export function combined(tallies: Tally[]): Tally {
   return scored(sum);
 }
 
-/** The Stryker configuration of one group: the project's, narrowed to the group's modules and files. */
-function groupConfig(group: MutationGroup): string {
+/** The Stryker configuration of one group: the project's, narrowed to the group's modules and files, with `concurrency` workers. */
+function groupConfig(group: MutationGroup, concurrency: number): string {
   const base = JSON.parse(readFileSync(join(ROOT, 'stryker.config.json'), 'utf8')) as Record<string, unknown>;
   delete base.$schema;
-  const concurrency = process.env.MUTATION_CONCURRENCY;
   const config = {
     ...base,
     mutate: group.mutate,
@@ -99,26 +101,86 @@ function groupConfig(group: MutationGroup): string {
     incrementalFile: `reports/mutation/${group.name}-incremental.json`,
     jsonReporter: { fileName: `reports/mutation/${group.name}.json` },
     htmlReporter: { fileName: `reports/mutation/${group.name}.html` },
-    ...(concurrency ? { concurrency: Number(concurrency) } : {}),
+    concurrency,
   };
   const file = join(REPORTS, `${group.name}.config.json`);
   writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
   return file;
 }
 
-function run(group: MutationGroup, strykerFlags: string[]): boolean {
+/**
+ * How the groups share the machine: `atOnce` groups at a time (`MUTATION_GROUPS_AT_ONCE`, default the
+ * machine's cores), each with an equal share of Stryker's workers (the config's `concurrency`, or
+ * `MUTATION_CONCURRENCY` a group). Two groups of one worker each keep both cores busy where one
+ * group of two leaves a core idle: while Stryker starts, instruments, makes the first test run
+ * (one worker) and writes its reports, and while its last slow mutants finish.
+ */
+export function sharing(groups: number, cores: number, configured: number, env: NodeJS.ProcessEnv = {}): { atOnce: number; concurrency: number } {
+  const wanted = Number(env.MUTATION_GROUPS_AT_ONCE ?? cores);
+  const atOnce = Math.max(1, Math.min(groups, Number.isInteger(wanted) ? wanted : cores));
+  const concurrency = env.MUTATION_CONCURRENCY ? Number(env.MUTATION_CONCURRENCY) : Math.max(1, Math.floor(configured / atOnce));
+  return { atOnce, concurrency };
+}
+
+/**
+ * Runs one group; its Stryker output goes to the terminal when it runs alone, else to
+ * `reports/mutation/<group>.log`. Resolves whether Stryker succeeded.
+ */
+function run(group: MutationGroup, strykerFlags: string[], concurrency: number, alone: boolean): Promise<boolean> {
   mkdirSync(REPORTS, { recursive: true });
   const started = Date.now();
-  console.log(`\n== ${group.name}: ${group.mutate.length} modules, ${group.tests.length} test files`);
-  const result = spawnSync('npx', ['stryker', 'run', groupConfig(group), ...strykerFlags], {
+  const log = join(REPORTS, `${group.name}.log`);
+  console.log(
+    `\n== ${group.name}: ${group.mutate.length} modules, ${group.tests.length} test files${alone ? '' : ` (output in ${log.slice(ROOT.length + 1)})`}`,
+  );
+  const child = spawn('npx', ['stryker', 'run', groupConfig(group, concurrency), ...strykerFlags], {
     cwd: ROOT,
-    stdio: 'inherit',
+    stdio: alone ? 'inherit' : ['ignore', openSync(log, 'w'), openSync(log, 'a')],
     // Node's compile cache: each mutant's test run starts a worker that compiles vitest's modules again.
     env: { NODE_COMPILE_CACHE: join(ROOT, 'node_modules/.cache/node-compile'), ...process.env, MUTATION_TESTS: group.tests.join(',') },
   });
-  const minutes = (Date.now() - started) / 60_000;
-  writeFileSync(join(REPORTS, `${group.name}.time.json`), JSON.stringify({ minutes, finished: new Date().toISOString() }));
-  return result.status === 0;
+  return new Promise((done) => {
+    child.on('close', (code) => {
+      const minutes = (Date.now() - started) / 60_000;
+      writeFileSync(join(REPORTS, `${group.name}.time.json`), JSON.stringify({ minutes, finished: new Date().toISOString() }));
+      console.log(`== ${group.name}: ${code === 0 ? 'done' : `Stryker exited with ${code}`} in ${minutes.toFixed(1)} minutes`);
+      done(code === 0);
+    });
+  });
+}
+
+/** Runs `groups`, `atOnce` at a time, the longest last time first (new ones first of all); the names of those that failed. */
+async function runAll(groups: MutationGroup[], strykerFlags: string[]): Promise<string[]> {
+  const configured = Number((JSON.parse(readFileSync(join(ROOT, 'stryker.config.json'), 'utf8')) as { concurrency?: number }).concurrency ?? 1);
+  const { atOnce, concurrency } = sharing(groups.length, availableParallelism(), configured, process.env);
+  const lastMinutes = (g: MutationGroup) => readJson<{ minutes: number }>(join(REPORTS, `${g.name}.time.json`))?.minutes ?? Number.POSITIVE_INFINITY;
+  const queue = [...groups].sort((a, b) => lastMinutes(b) - lastMinutes(a));
+  const failed: string[] = [];
+  const started = Date.now();
+  const worker = async () => {
+    for (let group = queue.shift(); group; group = queue.shift()) {
+      if (!(await run(group, strykerFlags, concurrency, atOnce === 1))) failed.push(group.name);
+    }
+  };
+  await Promise.all(Array.from({ length: atOnce }, worker));
+  const record: WholeRun = {
+    groups: groups.map((g) => g.name),
+    atOnce,
+    concurrency,
+    minutes: (Date.now() - started) / 60_000,
+    finished: new Date().toISOString(),
+  };
+  writeFileSync(join(REPORTS, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
+  return failed;
+}
+
+/** The last run of `npm run mutation` (`reports/mutation/run.json`): its groups and how long it took from first to last. */
+interface WholeRun {
+  groups: string[];
+  atOnce: number;
+  concurrency: number;
+  minutes: number;
+  finished: string;
 }
 
 /** Made on first use (some seconds: the project's program), used for every group. */
@@ -211,6 +273,9 @@ export function summaryTable(
     );
   }
   const all = combined(tallies);
+  // Groups run side by side: when the last whole run ran exactly these, its own time is the total.
+  const run = read(join(REPORTS, 'run.json')) as WholeRun | undefined;
+  if (run && run.groups.length === groups.length && groups.every((g) => run.groups.includes(g.name))) minutes = run.minutes;
   lines.push(
     `| **${tallies.length} of ${groups.length} groups** | ${all.mutants} | ${all.killed} | ${all.timedOut} | ${all.survived} | ${all.noCoverage} | ${refusedTotal} | ${judgedTotal} | ${all.errors} | ${all.ignored} | **${pct(all.score)}** | ${minutes.toFixed(1)} |`,
   );
@@ -239,7 +304,7 @@ function summary(groups: MutationGroup[]): void {
   console.log('\n(written into TESTING.md)');
 }
 
-function main(args: string[]): number {
+async function main(args: string[]): Promise<number> {
   if (args.includes('--list')) {
     for (const g of GROUPS) console.log(`${g.name}\n  mutate: ${g.mutate.join(' ')}\n  tests:  ${g.tests.join(' ')}`);
     return 0;
@@ -258,10 +323,10 @@ function main(args: string[]): number {
   const strykerFlags = args.filter((a) => a.startsWith('--'));
   // Each group's sandbox is a copy of this tree, generated/ included, and does not compile it again.
   compileIfStale();
-  const failed = chosen.filter((g) => !run(g, strykerFlags)).map((g) => g.name);
+  const failed = await runAll(chosen, strykerFlags);
   summary(chosen);
   if (failed.length > 0) console.error(`\nStryker failed for: ${failed.join(', ')}`);
   return failed.length > 0 ? 1 : 0;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = await main(process.argv.slice(2));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EXCLUDED, GROUPS } from '../../scripts/mutation-groups';
-import { combined, judgedCount, judgedLines, summaryTable, tally, withTable } from '../../scripts/mutation';
+import { combined, judgedCount, judgedLines, sharing, summaryTable, tally, withTable } from '../../scripts/mutation';
 import { compileChecker, mutatedSource, refusedByCompiler } from '../../scripts/mutation-compile';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -112,6 +112,29 @@ describe('the table TESTING.md shows', () => {
       '| three | no report yet | | | | | | | | | | |',
       '| **2 of 3 groups** | 8 | 4 | 0 | 1 | 1 | 1 | 0 | 1 | 1 | **66.7 %** | 3.3 |',
     ]);
+  });
+
+  it("takes the last whole run's own time for the total when that run ran exactly these groups (they run side by side)", () => {
+    const withRun = (groups: string[]) => (file: string) => (file.endsWith('/run.json') ? { groups, minutes: 2.5 } : read(file));
+    const total = (names: string[]) => summaryTable(groups, withRun(names), new Map()).at(-1)!.split(' | ').at(-1);
+    expect(total(['one', 'two', 'three'])).toBe('2.5 |');
+    expect(total(['three', 'two', 'one'])).toBe('2.5 |');
+    // A run of some of them, or of others too, says nothing of these: the groups' own minutes are summed.
+    expect(total(['one', 'two'])).toBe('3.3 |');
+    expect(total(['one', 'two', 'four'])).toBe('3.3 |');
+    expect(total(['one', 'two', 'three', 'four'])).toBe('3.3 |');
+  });
+
+  it('runs as many groups at once as the machine has cores, sharing the configured workers among them', () => {
+    expect(sharing(33, 2, 2)).toEqual({ atOnce: 2, concurrency: 1 });
+    // One group alone has them all; never fewer than one worker, nor more groups at once than there are.
+    expect(sharing(1, 2, 2)).toEqual({ atOnce: 1, concurrency: 2 });
+    expect(sharing(33, 8, 2)).toEqual({ atOnce: 8, concurrency: 1 });
+    expect(sharing(33, 4, 8)).toEqual({ atOnce: 4, concurrency: 2 });
+    expect(sharing(33, 2, 2, { MUTATION_GROUPS_AT_ONCE: '1' })).toEqual({ atOnce: 1, concurrency: 2 });
+    expect(sharing(33, 2, 2, { MUTATION_GROUPS_AT_ONCE: '3', MUTATION_CONCURRENCY: '2' })).toEqual({ atOnce: 3, concurrency: 2 });
+    expect(sharing(2, 2, 2, { MUTATION_GROUPS_AT_ONCE: '0' })).toEqual({ atOnce: 1, concurrency: 2 });
+    expect(sharing(2, 2, 2, { MUTATION_GROUPS_AT_ONCE: 'two' })).toEqual({ atOnce: 2, concurrency: 1 });
   });
 
   it('counts as judged the undetected mutants the compiler refuses or the survivors page names by line', () => {
