@@ -329,4 +329,7 @@ async function main(args: string[]): Promise<number> {
   return failed.length > 0 ? 1 : 0;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = await main(process.argv.slice(2));
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) 
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
