@@ -71,6 +71,43 @@ describe('the batched access log', () => {
     expect(kept.map((l) => l.n)).toEqual(Array.from({ length: kept.length }, (_, i) => i));
   });
 
+  it('keeps a line that fills the bound exactly, drops one past it, and warns once less than half of it is taken', () => {
+    const max = 10_000;
+    const sink = { writableLength: 0, write: () => true };
+    const { log, take } = batchedLog(sink, max);
+    const line = { n: 1 };
+    // A line's text is fixed in length (its time is an ISO instant).
+    const length = `${logText(line)}\n`.length;
+    const taken = () =>
+      take()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+    sink.writableLength = max - length;
+    log(line);
+    expect(taken(), 'the bound reached, not passed').toEqual([{ time: expect.any(String), n: 1 }]);
+    sink.writableLength = max - length + 1;
+    log(line);
+    expect(taken(), 'one byte past the bound').toEqual([]);
+
+    // Half the bound taken by the reader: not yet less than half, so no warning, and the line is kept.
+    sink.writableLength = max / 2;
+    log(line);
+    // What waits in the batch counts too: one byte under half with a line pending is not under half.
+    sink.writableLength = max / 2 - 1;
+    log(line);
+    expect(taken()).toEqual([
+      { time: expect.any(String), n: 1 },
+      { time: expect.any(String), n: 1 },
+    ]);
+    log(line);
+    expect(taken()).toEqual([
+      { time: expect.any(String), level: 'warn', message: 'log lines dropped: the log reader did not keep up', dropped: 1 },
+      { time: expect.any(String), n: 1 },
+    ]);
+  });
+
   it('drops nothing while the reader keeps up', async () => {
     const reader = stalledReader();
     await reader.release();

@@ -258,6 +258,24 @@ describe('the compiler over a sample of the fixture', () => {
           scope,
         );
       }
+      // A term another child holds and the last child lacks: the matches run out before the children do.
+      const inIds = inOrder(children(scope.id), []);
+      const lastId = inIds.at(-1)!.id;
+      const oracle = naiveSearch(children(scope.id), child);
+      const pieces = inIds
+        .slice(0, -1)
+        .flatMap((r) => searchableFields(child, r).flatMap((f) => Array.from({ length: Math.max(0, f.length - 2) }, (_, i) => f.slice(i, i + 3))));
+      const term = pieces.find((t) => !oracle.naive(t).includes(lastId));
+      expect(term, `a term another child of ${scope.id} holds and ${lastId} lacks`).toBeDefined();
+      const held = new Set(oracle.naive(term!));
+      await expectList(
+        source,
+        child,
+        inIds.filter((r) => held.has(r.id)),
+        term,
+        [],
+        scope,
+      );
       expect(await walk(source, child, undefined, [], { parent, id: 'NOSUCH' }), `${child} of an unknown ${parent}`).toBeUndefined();
     }
   });
@@ -319,6 +337,34 @@ describe('the compiler over a sample of the fixture', () => {
     }
   });
 
+  it('orders a number field as numbers, nulls last both ways (the fixture has no year: a copy of the sample with some)', async () => {
+    const base = sample();
+    // Numeric and text order differ here: 12 < 950 < 1753 < 2001, as text "12" < "1753" < "2001" < "950".
+    const years = [1753, 950, 2001, 12];
+    const species = base.species.map((s, i) => (i % 3 === 0 ? s : { ...s, year: years[i % years.length]! }));
+    const source = new BundledSource({ ...base, species });
+    for (const direction of ['asc', 'desc'] as const) {
+      await expectList(source, 'species', inOrder(species, [['year', direction]]), undefined, [['year', direction]]);
+    }
+  });
+
+  it('refuses a record naming a parent the dataset lacks, saying which', () => {
+    const base = sample();
+    const genusId = base.species[0]!.genus_id;
+    const broken = { ...base, genus: base.genus.filter((g) => g.id !== genusId) };
+    const error = (() => {
+      try {
+        compileDataset(broken);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'compiled';
+    })();
+    const [, named] = /^(\S+) names genus "([^"]+)", which does not exist$/.exec(error) ?? [];
+    expect(error).toBe(`${named} names genus "${genusId}", which does not exist`);
+    expect([...base.species, ...base.plants].some((r) => r.id === named && r.genus_id === genusId)).toBe(true);
+  });
+
   it("carries the dataset's last_modified, its counts, and is ready", async () => {
     const source = compiled();
     expect(source.lastModified).toBe(sample().dataset.last_modified);
@@ -348,12 +394,13 @@ function searchTerms(): string[] {
   const { species } = sample();
   const synonym = species.find((s) => s.synonyms.length > 0 && !s.scientific_name.includes(s.synonyms[0]!.split(' ')[1]!))!.synonyms[0]!;
   const french = species.find((s) => s.common_names.fr?.some((n) => /[^ -~]/.test(n)))!.common_names.fr!.find((n) => /[^ -~]/.test(n))!;
-  // The end of one field and the start of the next, of a few records: found only if the index let a match span two fields.
+  // The end of one field and the start of the next (or the next but its first unit), of a few
+  // records: found only if the index let a match span two fields, or let two fields' offsets overlap.
   const junctions = RESOURCE_NAMES.flatMap((r) =>
     naiveSearch(recordsOf(r), r)
       .withTwoFields.filter(({ fields: [a, b] }) => a!.length >= 3 && b!.length >= 3)
       .slice(0, 2)
-      .map(({ fields: [a, b] }) => a!.slice(-3) + b!.slice(0, 3)),
+      .flatMap(({ fields: [a, b] }) => [a!.slice(-3) + b!.slice(0, 3), a!.slice(-3) + b!.slice(1, 4)]),
   );
   const longest = RESOURCE_NAMES.flatMap((r) => recordsOf(r).flatMap((x) => searchableFields(r, x))).reduce((a, b) => (b.length > a.length ? b : a));
   return [

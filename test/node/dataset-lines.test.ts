@@ -29,8 +29,29 @@ describe('parseDatasetLines: the bundled dataset without one giant string', () =
     expect(parseDatasetLines(bytes(text))).toEqual(JSON.parse(text));
   });
 
-  it('refuses another layout rather than guess', () => {
+  it('reads sections in any order: an object section before an array, an array last, blank lines between, no final newline', () => {
+    const text = [
+      '{"dataset":{"last_modified":"2026-03-18T00:00:00Z","sources":[]},',
+      '',
+      '"species_sources":{',
+      '"A":["x"]',
+      '},',
+      '',
+      '"species":[',
+      '{"id":"A"}',
+      ']',
+      '}',
+    ].join('\n');
+    const expected = { dataset: { last_modified: '2026-03-18T00:00:00Z', sources: [] }, species_sources: { A: ['x'] }, species: [{ id: 'A' }] };
+    expect(parseDatasetLines(bytes(text))).toEqual(expected);
+    expect(parseDatasetLines(bytes(`${text}\n`))).toEqual(expected);
+  });
+
+  it('refuses another layout rather than guess, naming the first line that is not in it', () => {
     const pretty = JSON.stringify({ dataset: { last_modified: 'x', sources: [] }, species: [{ id: 'A' }] }, null, 2);
-    expect(() => parseDatasetLines(bytes(pretty))).toThrow(/not in the one-record-per-line layout/);
+    // Line 1 is the opening `{` alone: the layout opens with the dataset line.
+    expect(() => parseDatasetLines(bytes(pretty))).toThrow('dataset line 1 is not in the one-record-per-line layout');
+    const late = ['{"dataset":{"last_modified":"x","sources":[]},', '"species":[', ']', 'species: []', '}'].join('\n');
+    expect(() => parseDatasetLines(bytes(late))).toThrow('dataset line 4 is not in the one-record-per-line layout');
   });
 });

@@ -48,12 +48,25 @@ describe('isLoopbackHost', () => {
     expect(isLoopbackHost(host)).toBe(true);
   });
 
-  it.each(['0.0.0.0', '::', '[::]', '10.0.0.1', '126.255.255.255', '128.0.0.1', '::2', '::ffff:10.0.0.1', 'example.com', 'localhost.', '127.1', ''])(
-    '%s may be reached from elsewhere',
-    (host) => {
-      expect(isLoopbackHost(host)).toBe(false);
-    },
-  );
+  // Brackets only around the whole host: `[::]1` and `1[27.0.0.1]` are not loopback addresses with a stray bracket.
+  it.each([
+    '0.0.0.0',
+    '::',
+    '[::]',
+    '10.0.0.1',
+    '126.255.255.255',
+    '128.0.0.1',
+    '::2',
+    '::ffff:10.0.0.1',
+    'example.com',
+    'localhost.',
+    '127.1',
+    '',
+    '[::]1',
+    '1[27.0.0.1]',
+  ])('%s may be reached from elsewhere', (host) => {
+    expect(isLoopbackHost(host)).toBe(false);
+  });
 });
 
 describe('demo secrets beyond loopback', () => {

@@ -165,6 +165,20 @@ describe('a reload', () => {
     expect(credentials.store.tokenClient('robot', credentialIdOf(two))?.access.resources).toEqual(['species']);
   });
 
+  it('warns of an empty file only when it holds no credential of any kind', async () => {
+    const file = await credentialFile({ projects: ['acme'] });
+    const { credentials, lines } = live(file);
+    // As many projects as clients, and no personal token: not empty.
+    await replace(file, { projects: ['acme'], clients: [['robot', 'secret-1']] });
+    credentials.reload('SIGHUP');
+    await replace(file, { tokens: [['member-a', 'token-a']] });
+    credentials.reload('SIGHUP');
+    expect(lines.map((l) => [l.level, l.credentials])).toEqual([
+      ['info', { projects: 1, clients: 1, personal_tokens: 0 }],
+      ['info', { projects: 0, clients: 0, personal_tokens: 1 }],
+    ]);
+  });
+
   it('of a file that does not validate keeps the credentials in force, logs one error line and reports the refusal', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.parse('2026-11-21T12:00:00Z'));

@@ -111,6 +111,7 @@ describe('/metrics', () => {
       const res = await fetch(`${origin}/metrics`, { method });
       expect(res.status, method).toBe(405);
       expect(res.headers.get('allow')).toBe('GET, HEAD');
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
       expect(await res.text()).toBe('Use GET.\n');
     }
   });
@@ -119,6 +120,7 @@ describe('/metrics', () => {
     const origin = await served({ text: () => Promise.reject(new Error('a collector threw')) });
     const res = await fetch(`${origin}/metrics`);
     expect(res.status).toBe(500);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await res.text()).toBe('Metrics could not be collected: a collector threw\n');
   });
 

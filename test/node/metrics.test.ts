@@ -31,6 +31,50 @@ async function series(metrics: PrometheusMetrics): Promise<Map<string, number>> 
 const value = (all: Map<string, number>, name: string, labels: string) => all.get(`${name}{${labels}}`);
 
 describe('requests', () => {
+  it('keeps every status, method and answerer of one route in a series of its own', async () => {
+    const metrics = newMetrics();
+    const statuses = [null, 200, 201, 304, 400, 404, 405, 408, 410, 429, 500, 502, 503, 504];
+    const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'BREW'];
+    const answerers = ['gateway', 'upstream'] as const;
+    const seen: string[] = [];
+    for (const status of statuses) {
+      for (const method of methods) {
+        for (const answeredBy of answerers) {
+          const observation = {
+            version: 'v2',
+            route: '/species',
+            method,
+            status,
+            answeredBy,
+            durationMs: 1,
+            backend: undefined,
+            cache: undefined,
+            credentialPlace: null,
+            subject: null,
+          };
+          metrics.requestObserved(observation);
+          seen.push(
+            `version="v2",route="/species",method="${method === 'BREW' ? 'OTHER' : method}",status="${status ?? 'aborted'}",answered_by="${answeredBy}"`,
+          );
+        }
+      }
+    }
+    const all = await series(metrics);
+    const counted = [...all].filter(([k]) => k.startsWith('gateway_requests_total{')).map(([k, v]) => [k.slice('gateway_requests_total{'.length, -1), v]);
+    expect(counted.sort()).toEqual(seen.map((labels) => [labels, 1]).sort());
+    // Each took a millisecond: the duration is in seconds.
+    expect(value(all, 'gateway_request_duration_seconds_count', 'version="v2",route="/species"')).toBe(seen.length);
+    expect(value(all, 'gateway_request_duration_seconds_sum', 'version="v2",route="/species"')).toBeCloseTo(seen.length / 1000, 9);
+  });
+
+  it('shows every kind of 429 at 0 before the first', async () => {
+    const all = await series(newMetrics());
+    const refusals = [...all].filter(([k]) => k.startsWith('gateway_rate_limit_refusals_total'));
+    expect(refusals.sort()).toEqual(
+      ['auth_failures', 'rate_limit', 'token_rate_limit'].map((kind) => [`gateway_rate_limit_refusals_total{kind="${kind}"}`, 0]),
+    );
+  });
+
   it('counts each request by version, route template, method, status and who answered, with its duration', async () => {
     const metrics = newMetrics();
     const t = testApp({ services: { metrics } });

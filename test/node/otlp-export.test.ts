@@ -74,7 +74,14 @@ describe('the OTLP export', () => {
     expect(received.paths).toEqual(['POST /v1/traces application/json']);
     expect(received.spans).toHaveLength(1);
     const [span] = received.spans;
-    expect(span).toMatchObject({ traceId: trace.traceId, spanId: trace.spanId, name: 'GET /v2/species/{id}', kind: KIND.server, service: 'botanical-gateway' });
+    expect(span).toMatchObject({
+      traceId: trace.traceId,
+      spanId: trace.spanId,
+      name: 'GET /v2/species/{id}',
+      kind: KIND.server,
+      service: 'botanical-gateway',
+      scope: 'botanical-gateway',
+    });
     expect(span?.parentSpanId || undefined).toBeUndefined();
     expect(span?.status?.code ?? 0).toBe(0);
     expect(String(span?.startTimeUnixNano)).toBe('1795262400250000000');
@@ -100,8 +107,13 @@ describe('the OTLP export', () => {
     const continued = RequestTrace.start({ traceId: TRACE, parentId: PARENT, flags: 1 });
     otlp.record(facts({ trace: continued, status: 503, answeredBy: 'upstream', cache: 'miss' }));
     otlp.record(facts({ status: null, httpRoute: null, version: null, userAgent: null, sourceAddress: null, method: 'POST', target: '/nowhere' }));
+    otlp.record(facts({ status: 500 }));
+    otlp.record(facts({ status: 499 }));
     await otlp.shutdown();
-    const [failed, aborted] = received.spans;
+    const [failed, aborted, internal, below] = received.spans;
+    // 500 is the first error status, 499 is not one.
+    expect([internal?.status?.code, spanAttributes(internal)['error.type']]).toEqual([STATUS_ERROR, '500']);
+    expect([below?.status?.code ?? 0, spanAttributes(below)['error.type']]).toEqual([0, undefined]);
     expect(failed).toMatchObject({ traceId: TRACE, parentSpanId: PARENT, spanId: continued.spanId, service: 'named-by-operator' });
     expect(failed?.status?.code).toBe(STATUS_ERROR);
     expect(spanAttributes(failed)).toMatchObject({ 'error.type': '503', 'botanical.answered_by': 'upstream', 'botanical.upstream_cache': 'miss' });
@@ -141,6 +153,24 @@ describe('the OTLP export', () => {
         error: 'timeout',
       },
       {
+        spanId: 'd'.repeat(16),
+        backend: 'upstream',
+        url: 'http://backend.internal/v2/species/NOPE',
+        startMs: startMs + 6,
+        durationMs: 1,
+        status: 400,
+        error: 'status 400',
+      },
+      {
+        spanId: 'e'.repeat(16),
+        backend: 'upstream',
+        url: 'http://backend.internal/v2/species/ABBA',
+        startMs: startMs + 6,
+        durationMs: 1,
+        status: 200,
+        error: 'invalid body',
+      },
+      {
         spanId: 'c'.repeat(16),
         backend: 'legacy',
         url: 'http://legacy.internal:8081/api/v1/species',
@@ -173,6 +203,26 @@ describe('the OTLP export', () => {
         'botanical.backend': 'upstream',
         'error.type': 'no_answer',
       },
+      // An answer of 4xx names its status; an answer that was not a usable one (a 200 whose body
+      // could not be read) did not answer.
+      {
+        'http.request.method': 'GET',
+        'url.full': 'http://backend.internal/v2/species/NOPE',
+        'server.address': 'backend.internal',
+        'server.port': 80,
+        'botanical.backend': 'upstream',
+        'http.response.status_code': 400,
+        'error.type': '400',
+      },
+      {
+        'http.request.method': 'GET',
+        'url.full': 'http://backend.internal/v2/species/ABBA',
+        'server.address': 'backend.internal',
+        'server.port': 80,
+        'botanical.backend': 'upstream',
+        'http.response.status_code': 200,
+        'error.type': 'no_answer',
+      },
       {
         'http.request.method': 'GET',
         'url.full': 'http://legacy.internal:8081/api/v1/species',
@@ -185,11 +235,15 @@ describe('the OTLP export', () => {
     expect(clients.map((s) => [s.status?.code ?? 0, s.status?.message])).toEqual([
       [STATUS_ERROR, 'status 502'],
       [STATUS_ERROR, 'timeout'],
+      [STATUS_ERROR, 'status 400'],
+      [STATUS_ERROR, 'invalid body'],
       [0, undefined],
     ]);
     expect(clients.map((s) => [String(s.startTimeUnixNano), String(s.endTimeUnixNano)])).toEqual([
       ['1795262400260000000', '1795262400263000000'],
       ['1795262400265000000', '1795262400266000000'],
+      ['1795262400266000000', '1795262400267000000'],
+      ['1795262400266000000', '1795262400267000000'],
       ['1795262400267000000', '1795262400269000000'],
     ]);
   });

@@ -38,6 +38,11 @@ describe('access tokens: expiry on the injected clock', () => {
 });
 
 describe('access tokens: signature', () => {
+  it('leaves a Bearer credential not shaped as a token to the personal tokens: it is not refused as a bad token', async () => {
+    const { res, body } = await read(testApp(), 'demo-personal-token', '/v2/species');
+    expect(res.status, JSON.stringify(body)).toBe(200);
+  });
+
   it('is verified by another instance with the same TOKEN_SIGNING_SECRET, with no shared state', async () => {
     const token = await mintDemoToken(testApp());
     const { res, body } = await read(testApp(), token);

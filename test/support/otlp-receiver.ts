@@ -13,6 +13,8 @@ export interface OtlpSpan {
   attributes: { key: string; value: { stringValue?: string; intValue?: number | string } }[];
   status?: { code?: number; message?: string };
   service: string;
+  /** The name of the instrumentation scope the span came under. */
+  scope: string | undefined;
 }
 
 export interface OtlpReceiver {
@@ -35,7 +37,7 @@ export async function otlpReceiver(): Promise<OtlpReceiver> {
       paths.push(`${req.method} ${req.url} ${req.headers['content-type']}`);
       for (const rs of (JSON.parse(body) as { resourceSpans: any[] }).resourceSpans) {
         const service = rs.resource.attributes.find((a: any) => a.key === 'service.name')?.value.stringValue;
-        for (const ss of rs.scopeSpans) for (const span of ss.spans) spans.push({ ...span, service });
+        for (const ss of rs.scopeSpans) for (const span of ss.spans) spans.push({ ...span, service, scope: ss.scope?.name });
       }
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
     });
@@ -45,8 +47,8 @@ export async function otlpReceiver(): Promise<OtlpReceiver> {
   return { url, spans, paths, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** A span's attributes by key, integers as numbers. */
-export const spanAttributes = (span: OtlpSpan | undefined): Record<string, string | number | undefined> =>
+/** A span's attributes by key, integers as numbers; any other value (an empty one included) as it came. */
+export const spanAttributes = (span: OtlpSpan | undefined): Record<string, unknown> =>
   Object.fromEntries(
-    (span?.attributes ?? []).map((a) => [a.key, a.value.stringValue ?? (a.value.intValue === undefined ? undefined : Number(a.value.intValue))]),
+    (span?.attributes ?? []).map((a) => [a.key, a.value.stringValue ?? (a.value.intValue === undefined ? a.value : Number(a.value.intValue))]),
   );
