@@ -192,7 +192,7 @@ function judgeByCompiler(group: MutationGroup): void {
   const refusedFile = join(REPORTS, `${group.name}.refused.json`);
   if (!existsSync(reportFile) || (existsSync(refusedFile) && statSync(refusedFile).mtimeMs >= statSync(reportFile).mtimeMs)) return;
   checker ??= compileChecker(ROOT);
-  const refused = refusedByCompiler(JSON.parse(readFileSync(reportFile, 'utf8')) as CompiledReport, checker);
+  const refused = refusedByCompiler(ownModules(JSON.parse(readFileSync(reportFile, 'utf8')) as CompiledReport, group), checker);
   writeFileSync(refusedFile, `${JSON.stringify(refused, null, 2)}\n`);
 }
 
@@ -239,6 +239,11 @@ export function judgedCount(report: Report, refused: Record<string, string>, lin
 
 const SURVIVORS_PAGE = join(ROOT, 'docs/mutation-survivors.md');
 
+/** The part of a report about the modules `group` mutates. */
+export function ownModules<R extends { files: Record<string, unknown> }>(report: R, group: Pick<MutationGroup, 'mutate'>): R {
+  return { ...report, files: Object.fromEntries(Object.entries(report.files).filter(([file]) => group.mutate.includes(file))) };
+}
+
 /** The table of every group's last report (and what took how long), as Markdown lines. */
 export function summaryTable(
   groups: MutationGroup[],
@@ -261,12 +266,15 @@ export function summaryTable(
       lines.push(`| ${group.name} | no report yet | | | | | | | | | | |`);
       continue;
     }
-    const t = tally(report);
+    // Stryker's incremental file keeps the results of modules a group no longer mutates (a group
+    // split since): the group's own modules only.
+    const own = ownModules(report, group);
+    const t = tally(own);
     tallies.push(t);
     minutes += time?.minutes ?? 0;
     const refusedCount = refused ? Object.keys(refused).length : undefined;
     if (refusedCount !== undefined) refusedTotal += refusedCount;
-    const judged = judgedCount(report, refused ?? {}, judgements);
+    const judged = judgedCount(own, refused ?? {}, judgements);
     judgedTotal += judged;
     lines.push(
       `| ${group.name} | ${t.mutants} | ${t.killed} | ${t.timedOut} | ${t.survived} | ${t.noCoverage} | ${refusedCount ?? ''} | ${judged} | ${t.errors} | ${t.ignored} | ${pct(t.score)} | ${time ? time.minutes.toFixed(1) : ''} |`,
@@ -329,7 +337,7 @@ async function main(args: string[]): Promise<number> {
   return failed.length > 0 ? 1 : 0;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) 
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
   void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

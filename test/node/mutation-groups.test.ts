@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EXCLUDED, GROUPS } from '../../scripts/mutation-groups';
-import { combined, judgedCount, judgedLines, sharing, summaryTable, tally, withTable } from '../../scripts/mutation';
+import { combined, judgedCount, judgedLines, ownModules, sharing, summaryTable, tally, withTable } from '../../scripts/mutation';
 import { compileChecker, mutatedSource, refusedByCompiler } from '../../scripts/mutation-compile';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -87,17 +87,17 @@ describe('the score the table prints', () => {
 });
 
 describe('the table TESTING.md shows', () => {
-  const report = (...statuses: string[]) => ({ files: { 'src/a.ts': { mutants: statuses.map((status) => ({ status })) } } });
+  const report = (file: string, ...statuses: string[]) => ({ files: { [file]: { mutants: statuses.map((status) => ({ status })) } } });
   const groups = [
     { name: 'one', mutate: ['src/a.ts'], tests: ['test/node/a.test.ts'] },
     { name: 'two', mutate: ['src/b.ts'], tests: ['test/node/b.test.ts'] },
     { name: 'three', mutate: ['src/c.ts'], tests: ['test/node/c.test.ts'] },
   ];
   const files: Record<string, unknown> = {
-    'one.json': report('Killed', 'Killed', 'Killed', 'Survived'),
+    'one.json': report('src/a.ts', 'Killed', 'Killed', 'Killed', 'Survived'),
     'one.time.json': { minutes: 1.25 },
     'one.refused.json': {},
-    'two.json': report('Killed', 'NoCoverage', 'Ignored', 'RuntimeError'),
+    'two.json': report('src/b.ts', 'Killed', 'NoCoverage', 'Ignored', 'RuntimeError'),
     'two.time.json': { minutes: 2 },
     'two.refused.json': { 7: 'src/b.ts:3: Type ... is not assignable' },
   };
@@ -112,6 +112,13 @@ describe('the table TESTING.md shows', () => {
       '| three | no report yet | | | | | | | | | | |',
       '| **2 of 3 groups** | 8 | 4 | 0 | 1 | 1 | 1 | 0 | 1 | 1 | **66.7 %** | 3.3 |',
     ]);
+  });
+
+  it('counts only the modules a group mutates, not those its incremental file kept from before a split', () => {
+    const stale = { files: { ...report('src/a.ts', 'Killed').files, ...report('src/old.ts', 'Survived', 'Survived').files } };
+    const read = (file: string) => (file.endsWith('/one.json') ? stale : file.endsWith('/one.time.json') ? { minutes: 1 } : undefined);
+    expect(summaryTable([groups[0]!], read, new Map()).slice(2, 3)).toEqual(['| one | 1 | 1 | 0 | 0 | 0 |  | 0 | 0 | 0 | 100.0 % | 1.0 |']);
+    expect(Object.keys(ownModules(stale, groups[0]!).files)).toEqual(['src/a.ts']);
   });
 
   it("takes the last whole run's own time for the total when that run ran exactly these groups (they run side by side)", () => {
