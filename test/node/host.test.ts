@@ -3,7 +3,7 @@
  * absolute-form target's authority, or else from `Host` (RFC 9112 3.2.2), and the host policy
  * judges that URL. Raw sockets, since fetch() sends neither an absolute target nor a bad Host.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nodeConnection } from '../../src/node/connection';
 import { hostSuite } from '../suites/host.suite';
 import { BEFORE_CUTOFF } from '../suites/transport.suite';
@@ -22,10 +22,11 @@ async function serving(env: Record<string, string>): Promise<LoopbackServer> {
 
 describe('host over a real socket, PUBLIC_HOSTS set', () => {
   let server: LoopbackServer;
-  beforeAll(async () => {
+  // Built for each test: a mutation run credits the server's setup only to the tests during which it ran.
+  beforeEach(async () => {
     server = await serving({ ...REDIRECTING, PUBLIC_HOSTS: 'api.example.com' });
   });
-  afterAll(() => server.close());
+  afterEach(() => server.close());
   const send = (target: string, host: string, extra = '') =>
     rawRequest(server.origin, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nX-Forwarded-Proto: http\r\n${extra}Connection: close\r\n\r\n`);
 

@@ -5,7 +5,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConfigVars } from '../../src/config';
 import type { Services } from '../../src/env';
 import { nodeClientGone } from '../../src/node/connection';
@@ -24,8 +24,8 @@ interface Gateway {
 }
 
 const servers: Server[] = [];
-afterAll(() => {
-  for (const s of servers) {
+afterEach(() => {
+  for (const s of servers.splice(0)) {
     s.closeAllConnections();
     s.close();
   }
@@ -67,7 +67,8 @@ function expectRefusal(g: Gateway, answer: RawAnswer, status: number, code: stri
 
 describe("requests the HTTP layer refuses get the gateway's answer", () => {
   let g: Gateway;
-  beforeAll(async () => {
+  // Built for each test: a mutation run credits the server's setup only to the tests during which it ran.
+  beforeEach(async () => {
     g = await gateway();
   });
 
@@ -158,7 +159,8 @@ describe("requests the HTTP layer refuses get the gateway's answer", () => {
 
 describe('methods no route serves', () => {
   let g: Gateway;
-  beforeAll(async () => {
+  // Built for each test: a mutation run credits the server's setup only to the tests during which it ran.
+  beforeEach(async () => {
     g = await gateway();
   });
   const ask = (method: string, path: string, headers = KEY) =>
@@ -204,7 +206,8 @@ describe('methods no route serves', () => {
 
 describe('HEAD answers with the headers GET would, Content-Length included', () => {
   let g: Gateway;
-  beforeAll(async () => {
+  // Built for each test: a mutation run credits the server's setup only to the tests during which it ran.
+  beforeEach(async () => {
     g = await gateway();
   });
 
@@ -224,7 +227,8 @@ describe('HEAD answers with the headers GET would, Content-Length included', () 
 
 describe('slow clients are cut off by the configured deadlines', () => {
   let g: Gateway;
-  beforeAll(async () => {
+  // Built for each test: a mutation run credits the server's setup only to the tests during which it ran.
+  beforeEach(async () => {
     g = await gateway();
   });
 
@@ -354,7 +358,8 @@ describe('clients that go away', () => {
 
 describe('the token endpoint does not hold a connection for a large body', () => {
   let g: Gateway;
-  beforeAll(async () => {
+  // Built for each test: a mutation run credits the server's setup only to the tests during which it ran.
+  beforeEach(async () => {
     g = await gateway({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '5000' });
   });
   const form = 'POST /oauth/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n';

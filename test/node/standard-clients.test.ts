@@ -8,7 +8,7 @@
 import * as openid from 'openid-client';
 import { ClientCredentials, ResourceOwnerPassword } from 'simple-oauth2';
 import { parseItem, parseList, type Item } from 'structured-headers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nodeConnection } from '../../src/node/connection';
 import { DEMO, testApp } from '../support/harness';
 import { serveOnLoopback, type LoopbackServer } from '../support/loopback';
@@ -17,11 +17,12 @@ let server: LoopbackServer;
 /** One that allows two requests a minute, to see a 429's headers. */
 let strict: LoopbackServer;
 
-beforeAll(async () => {
+// Built for each test: a mutation run credits the server's setup only to the tests during which it ran.
+beforeEach(async () => {
   server = await serveOnLoopback(testApp({ services: { connection: nodeConnection } }));
   strict = await serveOnLoopback(testApp({ env: { RATE_LIMIT_PER_MINUTE: '2' }, services: { connection: nodeConnection } }));
 });
-afterAll(async () => {
+afterEach(async () => {
   await server.close();
   await strict.close();
 });
