@@ -14,7 +14,7 @@
  * `<group>.html`), so running it again tests only the mutants whose code or tests changed.
  * `MUTATION_GROUPS_AT_ONCE` sets how many groups run side by side (default: the machine's cores),
  * `MUTATION_CONCURRENCY` Stryker's workers a group (default: the config's, shared among them); see
- * `sharing`. `reports/mutation/run.json` records the last run's groups and time. Exits non-zero
+ * `sharing`. `reports/mutation/run.json` records the last whole run's groups and time. Exits non-zero
  * when a run fails.
  *
  * Stryker copies the tree into a sandbox per group. `generated/` is brought current here, once, and
@@ -163,6 +163,7 @@ async function runAll(groups: MutationGroup[], strykerFlags: string[]): Promise<
     }
   };
   await Promise.all(Array.from({ length: atOnce }, worker));
+  if (groups.length !== GROUPS.length) return failed;
   const record: WholeRun = {
     groups: groups.map((g) => g.name),
     atOnce,
@@ -174,7 +175,7 @@ async function runAll(groups: MutationGroup[], strykerFlags: string[]): Promise<
   return failed;
 }
 
-/** The last run of `npm run mutation` (`reports/mutation/run.json`): its groups and how long it took from first to last. */
+/** The last whole run of `npm run mutation` (`reports/mutation/run.json`): its groups and how long it took from first to last. */
 interface WholeRun {
   groups: string[];
   atOnce: number;
