@@ -1,5 +1,5 @@
 /**
- * `npm run mutation`: StrykerJS over every module of src/ but those it excludes, one group at a time
+ * `npm run mutation`: StrykerJS over every module of src/ but those it excludes, in groups
  * (scripts/mutation-groups.ts), then a table of every group's score.
  *
  *   npm run mutation                        every group, two at a time (one a core), longest first
@@ -26,7 +26,7 @@
  * so the compiled dataset's inputs): nothing in the sandbox type-checks them.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -133,12 +133,15 @@ function run(group: MutationGroup, strykerFlags: string[], concurrency: number, 
   console.log(
     `\n== ${group.name}: ${group.mutate.length} modules, ${group.tests.length} test files${alone ? '' : ` (output in ${log.slice(ROOT.length + 1)})`}`,
   );
+  const output = alone ? undefined : openSync(log, 'w');
   const child = spawn('npx', ['stryker', 'run', groupConfig(group, concurrency), ...strykerFlags], {
     cwd: ROOT,
-    stdio: alone ? 'inherit' : ['ignore', openSync(log, 'w'), openSync(log, 'a')],
+    stdio: output === undefined ? 'inherit' : ['ignore', output, output],
     // Node's compile cache: each mutant's test run starts a worker that compiles vitest's modules again.
     env: { NODE_COMPILE_CACHE: join(ROOT, 'node_modules/.cache/node-compile'), ...process.env, MUTATION_TESTS: group.tests.join(',') },
   });
+  // The child has its own copy of the log's descriptor.
+  if (output !== undefined) closeSync(output);
   return new Promise((done) => {
     child.on('close', (code) => {
       const minutes = (Date.now() - started) / 60_000;
