@@ -113,7 +113,9 @@ function groupConfig(group: MutationGroup, concurrency: number): string {
  * machine's cores), each with an equal share of Stryker's workers (the config's `concurrency`, or
  * `MUTATION_CONCURRENCY` a group). Two groups of one worker each keep both cores busy where one
  * group of two leaves a core idle: while Stryker starts, instruments, makes the first test run
- * (one worker) and writes its reports, and while its last slow mutants finish.
+ * (one worker) and writes its reports, and while its last slow mutants finish. That pays for small
+ * groups; a large one on one worker takes up to twice as long, so beside another it gains little
+ * (TESTING.md has the figures).
  */
 export function sharing(groups: number, cores: number, configured: number, env: NodeJS.ProcessEnv = {}): { atOnce: number; concurrency: number } {
   const wanted = Number(env.MUTATION_GROUPS_AT_ONCE ?? cores);

@@ -352,15 +352,13 @@ describe('the compiler over a sample of the fixture', () => {
     const base = sample();
     const genusId = base.species[0]!.genus_id;
     const broken = { ...base, genus: base.genus.filter((g) => g.id !== genusId) };
-    const error = (() => {
-      try {
-        compileDataset(broken);
-      } catch (err) {
-        return (err as Error).message;
-      }
-      return 'compiled';
-    })();
-    const [, named] = /^(\S+) names genus "([^"]+)", which does not exist$/.exec(error) ?? [];
+    let error = 'compiled';
+    try {
+      compileDataset(broken);
+    } catch (err) {
+      error = (err as Error).message;
+    }
+    const [, named] = /^(\S+) names genus "/.exec(error) ?? [];
     expect(error).toBe(`${named} names genus "${genusId}", which does not exist`);
     expect([...base.species, ...base.plants].some((r) => r.id === named && r.genus_id === genusId)).toBe(true);
   });

@@ -31,7 +31,11 @@ afterEach(() => {
   }
 });
 
-/** The app on the Node server as the entry builds it (its `clientGone`), with short deadlines. */
+/**
+ * The app on the Node server as the entry builds it (its `clientGone`), with short deadlines. Each
+ * test builds its own (`beforeEach`): a mutation run credits the server's setup only to the tests
+ * during which it ran.
+ */
 async function gateway(env: ConfigVars = {}, services: Partial<Services> = {}): Promise<Gateway> {
   const t = testApp({
     env: { HEADERS_TIMEOUT_MS: '400', REQUEST_TIMEOUT_MS: '800', KEEP_ALIVE_TIMEOUT_MS: '300', ...env },
@@ -67,7 +71,6 @@ function expectRefusal(g: Gateway, answer: RawAnswer, status: number, code: stri
 
 describe("requests the HTTP layer refuses get the gateway's answer", () => {
   let g: Gateway;
-  // Built for each test: a mutation run credits the server's setup only to the tests during which it ran.
   beforeEach(async () => {
     g = await gateway();
   });
@@ -159,7 +162,6 @@ describe("requests the HTTP layer refuses get the gateway's answer", () => {
 
 describe('methods no route serves', () => {
   let g: Gateway;
-  // Built for each test: a mutation run credits the server's setup only to the tests during which it ran.
   beforeEach(async () => {
     g = await gateway();
   });
@@ -206,7 +208,6 @@ describe('methods no route serves', () => {
 
 describe('HEAD answers with the headers GET would, Content-Length included', () => {
   let g: Gateway;
-  // Built for each test: a mutation run credits the server's setup only to the tests during which it ran.
   beforeEach(async () => {
     g = await gateway();
   });
@@ -227,7 +228,6 @@ describe('HEAD answers with the headers GET would, Content-Length included', () 
 
 describe('slow clients are cut off by the configured deadlines', () => {
   let g: Gateway;
-  // Built for each test: a mutation run credits the server's setup only to the tests during which it ran.
   beforeEach(async () => {
     g = await gateway();
   });
@@ -358,7 +358,6 @@ describe('clients that go away', () => {
 
 describe('the token endpoint does not hold a connection for a large body', () => {
   let g: Gateway;
-  // Built for each test: a mutation run credits the server's setup only to the tests during which it ran.
   beforeEach(async () => {
     g = await gateway({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '5000' });
   });
