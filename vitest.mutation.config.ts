@@ -1,4 +1,4 @@
-import { existsSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -14,6 +14,20 @@ if (sandbox && !existsSync('generated/assets')) {
   } catch (err) {
     // The group's other Stryker worker linked it first.
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+}
+/**
+ * The copy gives its files the time they were copied, so the compiled dataset could look older than
+ * the fixture copied after it, and a gateway process a test starts would refuse to start. The
+ * sandbox's fixture and compiled files take the tree's times back.
+ */
+if (sandbox) {
+  for (const dir of ['fixtures', 'generated']) {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const own = statSync(resolve('../..', dir, entry.name));
+      utimesSync(join(dir, entry.name), own.atime, own.mtime);
+    }
   }
 }
 

@@ -14,8 +14,8 @@
  * `<group>.html`), so running it again tests only the mutants whose code or tests changed.
  * `MUTATION_GROUPS_AT_ONCE` sets how many groups run side by side (default: the machine's cores),
  * `MUTATION_CONCURRENCY` Stryker's workers a group (default: the config's, shared among them); see
- * `sharing`. `reports/mutation/run.json` records the last whole run's groups and time. Exits non-zero
- * when a run fails.
+ * `sharing`. `reports/mutation/run.json` records the last whole run's groups and time, when no group
+ * failed. Exits non-zero when a run fails.
  *
  * Stryker copies the tree into a sandbox per group. `generated/` is brought current here, once, and
  * the sandbox's tests use the copy (vitest.mutation.config.ts): compiled again there, by the
@@ -26,7 +26,7 @@
  * so the compiled dataset's inputs): nothing in the sandbox type-checks them.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,6 +161,9 @@ async function runAll(groups: MutationGroup[], strykerFlags: string[]): Promise<
   const lastMinutes = (g: MutationGroup) => readJson<{ minutes: number }>(join(REPORTS, `${g.name}.time.json`))?.minutes ?? Number.POSITIVE_INFINITY;
   const queue = [...groups].sort((a, b) => lastMinutes(b) - lastMinutes(a));
   const failed: string[] = [];
+  const whole = groups.length === GROUPS.length;
+  // The last whole run's record describes reports this run replaces.
+  if (whole) rmSync(join(REPORTS, 'run.json'), { force: true });
   const started = Date.now();
   const worker = async () => {
     for (let group = queue.shift(); group; group = queue.shift()) {
@@ -168,7 +171,8 @@ async function runAll(groups: MutationGroup[], strykerFlags: string[]): Promise<
     }
   };
   await Promise.all(Array.from({ length: atOnce }, worker));
-  if (groups.length !== GROUPS.length) return failed;
+  // A run with a group that failed is not a whole run: no record, so the table sums the groups' times.
+  if (!whole || failed.length > 0) return failed;
   const record: WholeRun = {
     groups: groups.map((g) => g.name),
     atOnce,
