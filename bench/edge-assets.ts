@@ -17,7 +17,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
-import { unstable_getMiniflareWorkerOptions } from 'wrangler';
+import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import { freePort } from '../tools/processes';
 
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 15);
@@ -48,9 +48,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   // wrangler.toml's assets binding as `wrangler dev` configures it (directory, binding name, router).
-  const { assets } = unstable_getMiniflareWorkerOptions(join(HERE, 'wrangler.toml')).workerOptions as { assets: { directory: string } };
+  const config = join(HERE, 'wrangler.toml');
+  const { assets } = unstable_getMiniflareWorkerOptions(config).workerOptions as { assets: { directory: string } };
+  const compatibilityDate = unstable_readConfig({ config }).compatibility_date;
   const port = await freePort();
-  const mf = new Miniflare(convertV4MiniflareOptions({ modules: true, script: WORKER, compatibilityDate: '2026-11-01', assets, host: '127.0.0.1', port }));
+  const mf = new Miniflare(convertV4MiniflareOptions({ modules: true, script: WORKER, compatibilityDate, assets, host: '127.0.0.1', port }));
   await mf.ready;
   // Record chunks, each asked for once: the species' (about 11 KB, what a first search's second round
   // reads) first, then the other resources' (smaller).
