@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import { freePort } from '../tools/processes';
+import { median } from './median';
 
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 15);
 const COUNTS = [1, 2, 5, 10, 20, 24];
@@ -43,8 +44,6 @@ export default {
     return Response.json({ bytes, ms: performance.now() - started });
   },
 };`;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
   // wrangler.toml's assets binding as `wrangler dev` configures it (directory, binding name, router).

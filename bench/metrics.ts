@@ -9,6 +9,7 @@ import { Counter, Histogram, Registry } from 'prom-client';
 import { durationBuckets } from '../src/node/families';
 import { PrometheusMetrics } from '../src/node/prometheus';
 import type { RequestObservation } from '../src/services/metrics';
+import { median } from './median';
 
 const N = 1_000_000;
 const ROUNDS = 5;
@@ -48,7 +49,6 @@ for (let r = 0; r < ROUNDS; r++) {
   results.ours.push(time((o) => ours.requestObserved(o)));
   results.promClient.push(time(promClient));
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 console.log(`requestObserved: ${median(results.ours).toFixed(3)} µs (rounds: ${results.ours.map((x) => x.toFixed(3)).join(', ')})`);
 console.log(`prom-client inc + observe: ${median(results.promClient).toFixed(3)} µs (rounds: ${results.promClient.map((x) => x.toFixed(3)).join(', ')})`);
 console.log(`prom-client / requestObserved: ${(median(results.promClient) / median(results.ours)).toFixed(1)}`);

@@ -11,6 +11,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { startProcess } from '../tools/processes';
+import { median } from './median';
 
 const RUNS = Number(process.argv[2] ?? 5);
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -65,8 +66,6 @@ async function firstOk(port: number, started: number): Promise<number> {
     if (res?.status === 200) return performance.now() - started;
   }
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 for (const dir of BEFORE ? [ROOT, BEFORE] : [ROOT]) {
   const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: dir, stdio: 'inherit' });
