@@ -68,6 +68,8 @@ export default defineConfig({
           'test/node/report.test.ts',
         ],
     environment: 'node',
+    // Under a mutant, each file's tests and hooks get Stryker's time rule without its start-up overhead.
+    setupFiles: ['test/support/mutation-time-limits.ts'],
     // Inside the sandbox (a copy of the tree `npm run mutation` brought current first), the compiled
     // dataset is the unmutated compiler's: checking it again there would find the instrumented
     // compiler's sources changed and compile the whole fixture in the first test run.
