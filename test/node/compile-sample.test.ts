@@ -167,6 +167,98 @@ describe('the compiler over a sample of the fixture', () => {
     expect([...ids].sort(idOrder.compare)).not.toEqual([...ids].sort());
   });
 
+  // The quick tests first: a mutant's run stops at its first failing test.
+  it("carries the dataset's last_modified, its counts, and is ready", async () => {
+    const source = compiled();
+    expect(source.lastModified).toBe(sample().dataset.last_modified);
+    expect(source.counts()).toEqual(Object.fromEntries(RESOURCE_NAMES.map((r) => [r, recordsOf(r).length])));
+    expect(await source.ready()).toEqual({ ready: true, report: { mode: 'bundled' } });
+    expect(source.immutable).toBe(true);
+  });
+
+  it('refuses a record naming a parent the dataset lacks, saying which', () => {
+    const base = sample();
+    const genusId = base.species[0]!.genus_id;
+    const broken = { ...base, genus: base.genus.filter((g) => g.id !== genusId) };
+    let error = 'compiled';
+    try {
+      compileDataset(broken);
+    } catch (err) {
+      error = (err as Error).message;
+    }
+    const [, named] = /^(\S+) names genus "/.exec(error) ?? [];
+    expect(error).toBe(`${named} names genus "${genusId}", which does not exist`);
+    expect([...base.species, ...base.plants].some((r) => r.id === named && r.genus_id === genusId)).toBe(true);
+  });
+
+  it('keeps the first chunk of every stored order among the pieces shipped hot', async () => {
+    const store = memoryStore(compileDataset(sample()));
+    const expected = RESOURCE_NAMES.flatMap((resource) =>
+      RESOURCES[resource].sortable
+        .filter((field) => field !== 'id')
+        .flatMap((field) => ['asc', 'desc'].map((direction) => section.order(resource, field, direction, 0))),
+    );
+    expect(hotSections(store.meta)).toEqual(expected);
+    for (const resource of RESOURCE_NAMES) {
+      const idAt = recordsOf(resource)
+        .map((r) => r.id)
+        .sort(idOrder.compare);
+      for (const field of RESOURCES[resource].sortable.filter((f) => f !== 'id')) {
+        for (const direction of ['asc', 'desc'] as const) {
+          const positions = (await store.load(section.order(resource, field, direction, 0))) as Uint32Array;
+          const ids = inOrder(recordsOf(resource), [[field, direction]]).map((r) => r.id);
+          expect(
+            Array.from(positions, (at) => idAt[at]),
+            `${resource} by ${field} ${direction}`,
+          ).toEqual(ids.slice(0, ORDER_CHUNK));
+        }
+      }
+    }
+  });
+
+  it('orders a number field as numbers, nulls last both ways (the fixture has no year: a copy of the sample with some)', async () => {
+    const base = sample();
+    // Numeric and text order differ here: 12 < 950 < 1753 < 2001, as text "12" < "1753" < "2001" < "950".
+    const years = [1753, 950, 2001, 12];
+    const species = base.species.map((s, i) => (i % 3 === 0 ? s : { ...s, year: years[i % years.length]! }));
+    const source = new BundledSource({ ...base, species });
+    for (const direction of ['asc', 'desc'] as const) {
+      await expectList(source, 'species', inOrder(species, [['year', direction]]), undefined, [['year', direction]]);
+    }
+  });
+
+  it('reads one piece for a detail, and for a page of one stored order its copies in that order', async () => {
+    const compiledStore = memoryStore(compileDataset(sample()));
+    /** A fresh source (nothing kept), and the pieces it loads. */
+    const counted = () => {
+      const loaded: string[] = [];
+      const source = new BundledSource({ meta: compiledStore.meta, load: (name) => (loaded.push(name), compiledStore.load(name)) });
+      return { source, loaded };
+    };
+    for (const resource of RESOURCE_NAMES) {
+      const records = recordsOf(resource);
+      // A record's position is its rank in id order.
+      for (const [at, id] of records
+        .map((r) => r.id)
+        .sort(idOrder.compare)
+        .entries()) {
+        const { source, loaded } = counted();
+        await source.stored.get(resource, id, CTX);
+        expect(loaded, `${resource}/${id}`).toEqual([section.records(resource, Math.floor(at / RECORD_CHUNK))]);
+      }
+      for (const field of RESOURCES[resource].sortable.filter((f) => f !== 'id')) {
+        for (const direction of ['asc', 'desc'] as const) {
+          for (let page = 1; (page - 1) * PAGE_SIZE < records.length; page++) {
+            const { source, loaded } = counted();
+            await source.stored.list(resource, { q: undefined, order: [{ field, direction }], page }, undefined, CTX);
+            const piece = section.sorted(resource, field, direction, Math.floor(((page - 1) * PAGE_SIZE) / SORTED_CHUNK));
+            expect(loaded, `${resource} by ${field} ${direction}, page ${page}`).toEqual([section.order(resource, field, direction, 0), piece]);
+          }
+        }
+      }
+    }
+  });
+
   it('answers every record as the whole dataset compiled on disk does, and an unknown id with nothing', async () => {
     const source = compiled();
     const disk = bundledSource();
@@ -278,97 +370,6 @@ describe('the compiler over a sample of the fixture', () => {
       );
       expect(await walk(source, child, undefined, [], { parent, id: 'NOSUCH' }), `${child} of an unknown ${parent}`).toBeUndefined();
     }
-  });
-
-  it('keeps the first chunk of every stored order among the pieces shipped hot', async () => {
-    const store = memoryStore(compileDataset(sample()));
-    const expected = RESOURCE_NAMES.flatMap((resource) =>
-      RESOURCES[resource].sortable
-        .filter((field) => field !== 'id')
-        .flatMap((field) => ['asc', 'desc'].map((direction) => section.order(resource, field, direction, 0))),
-    );
-    expect(hotSections(store.meta)).toEqual(expected);
-    for (const resource of RESOURCE_NAMES) {
-      const idAt = recordsOf(resource)
-        .map((r) => r.id)
-        .sort(idOrder.compare);
-      for (const field of RESOURCES[resource].sortable.filter((f) => f !== 'id')) {
-        for (const direction of ['asc', 'desc'] as const) {
-          const positions = (await store.load(section.order(resource, field, direction, 0))) as Uint32Array;
-          const ids = inOrder(recordsOf(resource), [[field, direction]]).map((r) => r.id);
-          expect(
-            Array.from(positions, (at) => idAt[at]),
-            `${resource} by ${field} ${direction}`,
-          ).toEqual(ids.slice(0, ORDER_CHUNK));
-        }
-      }
-    }
-  });
-
-  it('reads one piece for a detail, and for a page of one stored order its copies in that order', async () => {
-    const compiledStore = memoryStore(compileDataset(sample()));
-    /** A fresh source (nothing kept), and the pieces it loads. */
-    const counted = () => {
-      const loaded: string[] = [];
-      const source = new BundledSource({ meta: compiledStore.meta, load: (name) => (loaded.push(name), compiledStore.load(name)) });
-      return { source, loaded };
-    };
-    for (const resource of RESOURCE_NAMES) {
-      const records = recordsOf(resource);
-      // A record's position is its rank in id order.
-      for (const [at, id] of records
-        .map((r) => r.id)
-        .sort(idOrder.compare)
-        .entries()) {
-        const { source, loaded } = counted();
-        await source.stored.get(resource, id, CTX);
-        expect(loaded, `${resource}/${id}`).toEqual([section.records(resource, Math.floor(at / RECORD_CHUNK))]);
-      }
-      for (const field of RESOURCES[resource].sortable.filter((f) => f !== 'id')) {
-        for (const direction of ['asc', 'desc'] as const) {
-          for (let page = 1; (page - 1) * PAGE_SIZE < records.length; page++) {
-            const { source, loaded } = counted();
-            await source.stored.list(resource, { q: undefined, order: [{ field, direction }], page }, undefined, CTX);
-            const piece = section.sorted(resource, field, direction, Math.floor(((page - 1) * PAGE_SIZE) / SORTED_CHUNK));
-            expect(loaded, `${resource} by ${field} ${direction}, page ${page}`).toEqual([section.order(resource, field, direction, 0), piece]);
-          }
-        }
-      }
-    }
-  });
-
-  it('orders a number field as numbers, nulls last both ways (the fixture has no year: a copy of the sample with some)', async () => {
-    const base = sample();
-    // Numeric and text order differ here: 12 < 950 < 1753 < 2001, as text "12" < "1753" < "2001" < "950".
-    const years = [1753, 950, 2001, 12];
-    const species = base.species.map((s, i) => (i % 3 === 0 ? s : { ...s, year: years[i % years.length]! }));
-    const source = new BundledSource({ ...base, species });
-    for (const direction of ['asc', 'desc'] as const) {
-      await expectList(source, 'species', inOrder(species, [['year', direction]]), undefined, [['year', direction]]);
-    }
-  });
-
-  it('refuses a record naming a parent the dataset lacks, saying which', () => {
-    const base = sample();
-    const genusId = base.species[0]!.genus_id;
-    const broken = { ...base, genus: base.genus.filter((g) => g.id !== genusId) };
-    let error = 'compiled';
-    try {
-      compileDataset(broken);
-    } catch (err) {
-      error = (err as Error).message;
-    }
-    const [, named] = /^(\S+) names genus "/.exec(error) ?? [];
-    expect(error).toBe(`${named} names genus "${genusId}", which does not exist`);
-    expect([...base.species, ...base.plants].some((r) => r.id === named && r.genus_id === genusId)).toBe(true);
-  });
-
-  it("carries the dataset's last_modified, its counts, and is ready", async () => {
-    const source = compiled();
-    expect(source.lastModified).toBe(sample().dataset.last_modified);
-    expect(source.counts()).toEqual(Object.fromEntries(RESOURCE_NAMES.map((r) => [r, recordsOf(r).length])));
-    expect(await source.ready()).toEqual({ ready: true, report: { mode: 'bundled' } });
-    expect(source.immutable).toBe(true);
   });
 });
 
