@@ -60,6 +60,7 @@ export default defineConfig({
           'test/node/credentials-cli.test.ts',
           'test/node/docs-page.test.ts',
           'test/node/fuzz.test.ts',
+          'test/node/mutation-time-limits.test.ts',
           'test/node/node-entry.test.ts',
           'test/node/node-server.test.ts',
           'test/node/node-startup.test.ts',
@@ -68,7 +69,7 @@ export default defineConfig({
           'test/node/report.test.ts',
         ],
     environment: 'node',
-    // Under a mutant, each file's tests and hooks get Stryker's time rule without its start-up overhead.
+    // Under a mutant, each file's tests and hooks get limits from their own first-run times (Stryker's adds its start-up).
     setupFiles: ['test/support/mutation-time-limits.ts'],
     // Inside the sandbox (a copy of the tree `npm run mutation` brought current first), the compiled
     // dataset is the unmutated compiler's: checking it again there would find the instrumented
