@@ -3,7 +3,7 @@
  * mutant, from its own times in Stryker's first test run.
  *
  * Stryker stops a mutant's run at 1.5 x its tests' time in the first run + `timeoutMS` + that run's
- * overhead: the start-up of every test file of the group (2-9 s here), though a mutant's run starts
+ * overhead: the start-up of every test file of the group (1.4-8.7 s here), though a mutant's run starts
  * one or two. A mutant that makes a test wait forever (a server that never closes, an answer that
  * never comes) therefore held its worker for that whole overhead, then cost a restart. Here the
  * test's own clock bounds it, without the overhead: a test may take twice the longest test of its
