@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -71,6 +71,12 @@ export default defineConfig({
     environment: 'node',
     // Under a mutant, each file's tests and hooks get limits from their own first-run times (Stryker's adds its start-up).
     setupFiles: ['test/support/mutation-time-limits.ts'],
+    provide: {
+      mutationTimeLimits: {
+        dir: resolve('.mutation-times'),
+        timeoutMS: (JSON.parse(readFileSync('stryker.config.json', 'utf8')) as { timeoutMS: number }).timeoutMS,
+      },
+    },
     // Inside the sandbox (a copy of the tree `npm run mutation` brought current first), the compiled
     // dataset is the unmutated compiler's: checking it again there would find the instrumented
     // compiler's sources changed and compile the whole fixture in the first test run.

@@ -3,17 +3,18 @@
  * over a file of two tests, once as Stryker's first run and once as a mutant's run in which one test
  * waits for an answer that never comes.
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type FileTimes, limitsFor } from '../support/mutation-time-limits';
-import { ROOT } from '../../tools/processes';
+import { ROOT, startProcess } from '../../tools/processes';
 
-const run = promisify(execFile);
+// Inside the repository, not a scratch directory under the system's: the config and the test import
+// vitest, which resolves from the repository's node_modules.
 const DIR = join(ROOT, 'test-output', `mutation-time-limits-${process.pid}`);
 const TIMES = join(DIR, 'times');
+/** Stryker's `timeoutMS` as the inner run is given it. */
+const TIMEOUT_MS = 1000;
 
 interface JsonReport {
   testResults: Array<{ assertionResults: Array<{ title: string; status: string; failureMessages: string[] }> }>;
@@ -21,15 +22,17 @@ interface JsonReport {
 
 /** Runs the two tests as Stryker's runner would in `mode`, and what each ended as. */
 async function vitestAs(mode: 'dry-run' | 'mutant'): Promise<Record<string, { status: string; failure: string }>> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')));
   const out = join(DIR, `${mode}.json`);
-  await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', join(DIR, 'vitest.config.ts'), '--reporter=json', `--outputFile=${out}`], {
-    cwd: ROOT,
-    env: { ...env, MODE: mode },
-  }).catch((err: { code?: number }) => {
-    // A failed test exits 1; the report says which.
-    if (err.code !== 1) throw err;
+  const vitest = await startProcess({
+    command: process.execPath,
+    args: ['node_modules/vitest/vitest.mjs', 'run', '--config', join(DIR, 'vitest.config.ts'), '--reporter=json', `--outputFile=${out}`],
+    baseEnv: Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST'))),
+    env: { MODE: mode },
+    ready: () => undefined,
+    earlyExit: 'resolve',
   });
+  // A failed test exits 1; the report says which.
+  expect([0, 1], vitest.output).toContain(vitest.exit?.code);
   const report = JSON.parse(readFileSync(out, 'utf8')) as JsonReport;
   return Object.fromEntries(report.testResults[0]!.assertionResults.map((t) => [t.title, { status: t.status, failure: t.failureMessages.join('\n') }]));
 }
@@ -57,8 +60,7 @@ export default defineConfig({
     root: ${JSON.stringify(DIR)},
     include: ['limits.test.ts'],
     setupFiles: [${JSON.stringify(join(ROOT, 'test/support/mutation-time-limits.ts'))}],
-    provide: { mode: process.env.MODE },
-    env: { MUTATION_TIMES: ${JSON.stringify(TIMES)} },
+    provide: { mode: process.env.MODE, mutationTimeLimits: { dir: ${JSON.stringify(TIMES)}, timeoutMS: ${TIMEOUT_MS} } },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
@@ -74,7 +76,7 @@ export default defineConfig({
     expect(times.longestTest).toBeGreaterThanOrEqual(29);
     expect(times.file).toBeGreaterThan(times.longestTest);
 
-    const { testTimeout } = limitsFor(times, JSON.parse(readFileSync(join(ROOT, 'stryker.config.json'), 'utf8')).timeoutMS);
+    const { testTimeout } = limitsFor(times, TIMEOUT_MS);
     expect(testTimeout).toBeLessThan(60_000);
     const mutant = await vitestAs('mutant');
     expect(mutant.answers).toEqual({ status: 'passed', failure: '' });

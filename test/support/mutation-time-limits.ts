@@ -12,20 +12,14 @@
  * mutant's run shares it with another group's. A test that runs past its limit fails as a test does:
  * the mutant is killed, and the worker goes on. Stryker's own limit still stands behind it.
  *
- * The first run (`inject('mode') === 'dry-run'`) records each file's times in the sandbox's
- * `.mutation-times/` (`MUTATION_TIMES` names another directory); a mutant's run (`'mutant'`) reads
- * them. Outside Stryker it does nothing. A file without recorded times keeps the config's limits.
+ * The first run (`inject('mode') === 'dry-run'`) records each file's times in the directory the
+ * config provides (`mutationTimeLimits`: the sandbox's `.mutation-times/`, with stryker.config.json's
+ * `timeoutMS`); a mutant's run (`'mutant'`) reads them. Outside Stryker it does nothing. A file
+ * without recorded times keeps the config's limits.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, expect, inject, vi } from 'vitest';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** Set by Stryker's vitest runner: its first test run, or a mutant's. */
-    mode?: 'dry-run' | 'mutant';
-  }
-}
 
 /** What the first run recorded of one test file: its longest test and its whole time, in ms. */
 export interface FileTimes {
@@ -39,12 +33,12 @@ export function limitsFor(times: FileTimes, timeoutMS: number): { testTimeout: n
   return { testTimeout: limit(times.longestTest), hookTimeout: limit(times.file) };
 }
 
-const DIR = process.env.MUTATION_TIMES ?? '.mutation-times';
 const mode = inject('mode');
+const settings = inject('mutationTimeLimits');
 const testPath = expect.getState().testPath;
 
-if (mode !== undefined && testPath !== undefined) {
-  const record = join(DIR, `${testPath.replace(/[^\w.-]+/g, '_')}.json`);
+if (mode !== undefined && settings !== undefined && testPath !== undefined) {
+  const record = join(settings.dir, `${testPath.replace(/[^\w.-]+/g, '_')}.json`);
   if (mode === 'dry-run') {
     const started = performance.now();
     let testStarted = 0;
@@ -56,12 +50,11 @@ if (mode !== undefined && testPath !== undefined) {
       longestTest = Math.max(longestTest, performance.now() - testStarted);
     });
     afterAll(() => {
-      mkdirSync(DIR, { recursive: true });
+      mkdirSync(settings.dir, { recursive: true });
       const times: FileTimes = { longestTest, file: performance.now() - started };
       writeFileSync(record, JSON.stringify(times));
     });
   } else if (existsSync(record)) {
-    const { timeoutMS = 5000 } = JSON.parse(readFileSync('stryker.config.json', 'utf8')) as { timeoutMS?: number };
-    vi.setConfig(limitsFor(JSON.parse(readFileSync(record, 'utf8')) as FileTimes, timeoutMS));
+    vi.setConfig(limitsFor(JSON.parse(readFileSync(record, 'utf8')) as FileTimes, settings.timeoutMS));
   }
 }

@@ -1,6 +1,7 @@
 /**
- * What test/support/workers-global-setup.ts provides to the workerd tests, and
- * dataset-sample-setup.ts to the mutation run's (`inject`).
+ * What test/support/workers-global-setup.ts provides to the workerd tests, dataset-sample-setup.ts
+ * and vitest.mutation.config.ts to the mutation run's, and Stryker's vitest runner to a run under it
+ * (`inject`).
  */
 import 'vitest';
 
@@ -15,5 +16,9 @@ declare module 'vitest' {
     differingLegacyUrl: string;
     /** The fixture's sample (dataset-sample.ts) as JSON; absent where no global setup chose it. */
     datasetSample: string | undefined;
+    /** Set by Stryker's vitest runner: its first test run, or a mutant's; absent outside Stryker. */
+    mode?: 'dry-run' | 'mutant';
+    /** Where mutation-time-limits.ts keeps each test file's first-run times, and Stryker's `timeoutMS` (stryker.config.json). */
+    mutationTimeLimits?: { dir: string; timeoutMS: number };
   }
 }
