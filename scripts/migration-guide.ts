@@ -17,6 +17,7 @@ import type { ListQuery, RecordSource } from '../src/services/record-source';
 import { v1 } from '../src/versions/v1/index';
 import type { JsonObject, RenderedError, VersionChange } from '../src/versions/version';
 import { CORE_CREDENTIALS } from '../src/versions/walker';
+import { changed, pretty } from './examples-format';
 
 export const GUIDE_FILE = fileURLToPath(new URL('../docs/migrating-to-v2.md', import.meta.url));
 const FIXTURE_FILE = fileURLToPath(new URL('../fixtures/taxa.json', import.meta.url));
@@ -35,18 +36,6 @@ interface Example {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
-
-/** JSON with arrays of plain values kept on one line, so a page of ids stays readable. */
-function pretty(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(/\[\n\s*([^[\]{}]*?)\n\s*\]/g, (_, inner: string) => `[${inner.replace(/,\n\s*/g, ', ')}]`);
-}
-
-/** The top-level members that differ between two objects (v1 side, v2 side); the rest is the same. */
-function changed(v1Value: JsonObject, v2Value: JsonObject): [JsonObject, JsonObject] {
-  const same = (k: string) => k in v1Value && k in v2Value && JSON.stringify(v1Value[k]) === JSON.stringify(v2Value[k]);
-  const pick = (o: JsonObject) => Object.fromEntries(Object.entries(o).filter(([k]) => !same(k)));
-  return [pick(v1Value), pick(v2Value)];
-}
 
 const httpResponse = (status: string, headers: Headers, body?: RenderedError) =>
   [`HTTP/1.1 ${status}`, ...[...headers].map(([k, v]) => `${k.replace(/(^|-)[a-z]/g, (s) => s.toUpperCase())}: ${v}`)]

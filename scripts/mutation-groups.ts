@@ -133,6 +133,7 @@ export const GROUPS: MutationGroup[] = [
     tests: tests('version-facts'),
   },
   { name: 'migration-compare', mutate: migration('compare', 'sampling'), tests: tests('parity-compare', 'sampling') },
+  { name: 'migration-plans', mutate: migration('plan/plan', 'plan/usage'), tests: tests('client-plans') },
   {
     name: 'migration-pure',
     mutate: [...core('intervals', 'route-template'), ...migration('v1-routes', 'forward')],

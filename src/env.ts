@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { ApiError } from './core/api-error';
 import type { Config } from './config';
 import type { MaybePromise } from './core/maybe-promise';
 import type { RequestTrace } from './core/request-trace';
@@ -71,6 +72,8 @@ export interface AppEnv {
     /** The effective host, once the host policy has let it through: the only one a `Location` is built from. */
     host: string;
     caller: Caller | undefined;
+    /** Inside a brownout: its 410, answered once authentication has named the caller. */
+    brownout?: ApiError;
     /** Extra facts for the access-log line, e.g. `apiKeyFromBrowser`. */
     logFlags: string[];
     /** The log label of a credential the failure throttle refused unchecked (its place, never the secret). */

@@ -47,6 +47,8 @@ export interface Report {
   parity: { routes: RouteParity[]; paths: PathParity[] };
 }
 
+import { UsageBuilder } from '../../src/migration/plan/usage';
+
 type Line = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const bump = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
@@ -59,6 +61,8 @@ export class ReportBuilder {
   private readonly subjects = new Map<string, SubjectUsage>();
   private readonly routes = new Map<string, { compared: number; matched: number; not_made: number }>();
   private readonly paths = new Map<string, { route: string; json_path: string; differences: number; example: string | null }>();
+  /** Each client's usage as its migration plan reads it (`--clients`). */
+  readonly usage = new UsageBuilder();
 
   /** One raw log line (any text: lines that are not JSON objects are counted and skipped). */
   addText(text: string): void {
@@ -99,6 +103,16 @@ export class ReportBuilder {
     }
     const version = str(line.version);
     const subject = str(line.subject);
+    this.usage.add({
+      time,
+      version,
+      subject,
+      credential: str(line.credential),
+      path: str(line.path) ?? '',
+      route: str(line.route),
+      status: typeof line.status === 'number' ? line.status : null,
+      brownout: Array.isArray(line.flags) && line.flags.includes('brownout'),
+    });
     if (subject === null) {
       if (version === 'v1') this.unauthenticated++;
       return;

@@ -16,7 +16,7 @@ import { rateLimit } from './rate-limit';
 import { requestIdPolicy } from './request-id';
 import { traceContext } from './trace-context';
 import { transport } from './transport';
-import { retirement, versionPolicy } from './version-context';
+import { identifiedInBrownout, retirement, versionPolicy } from './version-context';
 
 /** Switches for benchmarks only; a gateway always runs with the defaults. */
 export interface PolicyOptions {
@@ -35,7 +35,8 @@ export interface PolicyOptions {
  * it (a 301 to a host the gateway does not serve would be an open redirect), and before anything
  * else, so a misdirected request is refused whatever it asks for; a method no route serves is
  * refused on any path; transport answers plain HTTP before anything looks at a credential; CORS
- * answers preflights without one; a retired version answers 410 to everyone; a method the path
+ * answers preflights without one; a retired version answers 410 to everyone (inside a brownout
+ * too, once authentication has named the caller for the log, whatever it found); a method the path
  * does not serve is refused without a credential; authentication refuses an address past its
  * failure limit before it checks a secret; only an authenticated caller's answer is marked private
  * to it, and only such a caller is counted against a rate limit. They run as one chain
@@ -62,7 +63,7 @@ export function policies(
       browsersPolicy(),
       retirement(services.clock),
       servedMethods(),
-      authenticate(services, config.serviceName, new FailedAuthentications(config, services)),
+      identifiedInBrownout(authenticate(services, config.serviceName, new FailedAuthentications(config, services))),
       caching(),
       rateLimit(config, services),
     ],

@@ -37,8 +37,31 @@ export const retirement = (clock: Clock): Policy => ({
       c.get('logFlags').push('brownout');
       const until = new Date(brownout.end).toISOString();
       const retires = retiredAt === undefined ? '' : ` ahead of its retirement on ${new Date(retiredAt).toISOString()}`;
-      throw new ApiError('svc/gone', `${version!.name} is switched off until ${until}${retires}; use /v2 at the same paths.`);
+      // Answered by `identifiedInBrownout`, once the caller is known: the plans count brownout 410s per client.
+      c.set('brownout', new ApiError('svc/gone', `${version!.name} is switched off until ${until}${retires}; use /v2 at the same paths.`));
     }
     return undefined;
+  },
+});
+
+/**
+ * Authentication during a brownout only names the caller, for the access line (a client that
+ * meets a brownout is at risk at the sunset): whatever it finds, valid, refused or absent, the
+ * answer is the brownout's 410, as the sunset's would be.
+ */
+export const identifiedInBrownout = (authentication: Policy): Policy => ({
+  before(c) {
+    const gone = c.get('brownout');
+    if (gone === undefined) return authentication.before!(c);
+    const answer = (): never => {
+      throw gone;
+    };
+    try {
+      const named = authentication.before!(c);
+      if (named instanceof Promise) return named.then(answer, answer);
+    } catch {
+      // Refused: the brownout answers all the same.
+    }
+    return answer();
   },
 });

@@ -16,7 +16,7 @@ import { asMiddleware } from '../../src/policies/policy';
 import { requestId } from '../../src/policies/request-id';
 import { respond } from '../../src/policies/response-headers';
 import { traceContext } from '../../src/policies/trace-context';
-import { retirement, versionContext } from '../../src/policies/version-context';
+import { identifiedInBrownout, retirement, versionContext } from '../../src/policies/version-context';
 import { ManualClock } from '../../src/services/clock';
 import { buildVersions } from '../../src/versions';
 import type { Version } from '../../src/versions/version';
@@ -142,7 +142,12 @@ describe('a retired version and its brownouts', () => {
       await next();
       flags.push(c.get('logFlags'));
     });
-    hono.use(versionContext(versions), asMiddleware(retirement(new ManualClock(Date.parse(now)))));
+    // Authentication stands in as one that lets everyone through: inside a brownout its 410 comes after it.
+    hono.use(
+      versionContext(versions),
+      asMiddleware(retirement(new ManualClock(Date.parse(now)))),
+      asMiddleware(identifiedInBrownout({ before: () => undefined })),
+    );
     hono.get('*', (c) => c.text('served'));
     const ask = async (path: string) => {
       const res = await hono.request(path);

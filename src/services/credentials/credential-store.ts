@@ -72,6 +72,8 @@ interface AccessJson {
   /** Resource families, or "*" for all. */
   resources: ResourceName[] | '*';
   preview?: boolean;
+  /** Who to tell about this credential's migration (a mail address, a team): read by the report's plans only. */
+  contact?: string;
 }
 
 export class MemoryCredentialStore implements CredentialStore {
