@@ -19,14 +19,14 @@ export interface SampleRequest {
   differs: boolean;
 }
 
-export function sampleRequest(i: number): SampleRequest {
+export function sampleRequest(i: number, subjects = SUBJECTS): SampleRequest {
   const route = ROUTES[i % ROUTES.length]!;
   const compared = i % 10 === 0;
   return {
     time: new Date(START + i * 1000).toISOString(),
-    subject: `project:p${i % SUBJECTS}`,
+    subject: `project:p${i % subjects}`,
     version: i % 7 === 0 ? 'v2' : 'v1',
-    credential: PLACES[Math.floor(i / SUBJECTS) % PLACES.length]!,
+    credential: PLACES[Math.floor(i / subjects) % PLACES.length]!,
     route,
     compared,
     differs: compared && route === 'GET /species' && i % 50 === 0,
@@ -34,8 +34,8 @@ export function sampleRequest(i: number): SampleRequest {
 }
 
 /** The log lines of request `i`: its access line, and its comparison lines when compared. */
-export function sampleLines(i: number): string[] {
-  const r = sampleRequest(i);
+export function sampleLines(i: number, subjects = SUBJECTS): string[] {
+  const r = sampleRequest(i, subjects);
   const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
   const lines = [
     JSON.stringify({

@@ -18,6 +18,7 @@ import { v1 } from '../src/versions/v1/index';
 import type { JsonObject, RenderedError, VersionChange } from '../src/versions/version';
 import { CORE_CREDENTIALS } from '../src/versions/walker';
 import { changed, pretty } from './examples-format';
+import { EXAMPLES_FILE, planExamples } from './report/plan-examples';
 
 export const GUIDE_FILE = fileURLToPath(new URL('../docs/migrating-to-v2.md', import.meta.url));
 const FIXTURE_FILE = fileURLToPath(new URL('../fixtures/taxa.json', import.meta.url));
@@ -168,5 +169,6 @@ export async function migrationGuide(dataset: Dataset): Promise<string> {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const dataset = JSON.parse(readFileSync(FIXTURE_FILE, 'utf8')) as Dataset;
   writeFileSync(GUIDE_FILE, await migrationGuide(dataset));
-  console.log(`wrote ${GUIDE_FILE}`);
+  writeFileSync(EXAMPLES_FILE, `${JSON.stringify(await planExamples(dataset), null, 2)}\n`);
+  console.log(`wrote ${GUIDE_FILE} and ${EXAMPLES_FILE}`);
 }

@@ -1,77 +1,17 @@
 /**
  * `npm run ops:report -- --clients DIR`: one migration plan per client that called v1 (Markdown
- * and JSON), and an index with every client's status and the progress by day. The examples are
- * computed from the bundled dataset by the very changes the gateway applies.
+ * and JSON), and an index with every client's status and the progress by day. The examples were
+ * computed from the bundled dataset by the very changes the gateway applies (`plan-examples.ts`).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { collectionEnvelope } from '../../src/core/envelope';
-import type { Dataset } from '../../src/core/records';
+import EXAMPLES from '../../src/migration/plan/examples.json';
 import { migrationPlan, type MigrationPlan, type PlanExample, type PlanStatus } from '../../src/migration/plan/plan';
 import type { ClientUsage } from '../../src/migration/plan/usage';
-import { BundledSource } from '../../src/services/bundled/bundled-source';
-import type { ResourceName } from '../../src/services/record-source';
-import { parseConfig } from '../../src/config';
-import { v1 } from '../../src/versions/v1/index';
-import type { JsonObject } from '../../src/versions/version';
-import { changed, pretty } from '../examples-format';
 
-/** The bundled dataset, from this file in `scripts/report/` or from its bundle in `dist/`. */
-const FIXTURE_FILE = ['../../fixtures/taxa.json', '../fixtures/taxa.json'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((f) => existsSync(f))!;
-/** Records with every field a change touches, where the resource has them (the guide's own choice for species). */
-const SAMPLE_IDS: Partial<Record<ResourceName, string>> = { species: 'COFL2', plants: 'COFL2', families: 'Cornaceae', genus: 'Cornus' };
-
-/** Every example a plan may show, keyed `change route`, computed once from the dataset. */
-export async function planExamples(): Promise<(change: string, route: string) => PlanExample | undefined> {
-  const dataset = JSON.parse(readFileSync(FIXTURE_FILE, 'utf8')) as Dataset;
-  const source = new BundledSource(dataset);
-  const changes = new Map(v1(parseConfig({})).changes.map((c) => [c.name, c]));
-  const cache = new Map<string, PlanExample | undefined>();
-  const examples = new Map<string, Promise<PlanExample | undefined>>();
-  const compute = async (name: string, route: string): Promise<PlanExample | undefined> => {
-    const change = changes.get(name);
-    const path = route.slice(route.indexOf(' ') + 1);
-    const resource = path.split('/')[1] as ResourceName;
-    const id = SAMPLE_IDS[resource];
-    if (!change || !id) return undefined;
-    const found = await source.get(resource, id);
-    if (!found) return undefined;
-    const record = found.record as unknown as JsonObject;
-    if (change.record) {
-      const [a, b] = changed(change.record(record, resource), record);
-      if (Object.keys(a).length === 0 && Object.keys(b).length === 0) return undefined;
-      return { caption: `\`GET /${resource}/${id}\`, the fields that differ`, v1: pretty({ id, ...a }), v2: pretty({ id, ...b }) };
-    }
-    if (change.detail && path.endsWith('{id}')) {
-      const v2 = { data: record, meta: found.meta } as unknown as JsonObject;
-      return { caption: `\`GET /${resource}/${id}\``, v1: pretty(change.detail(v2)), v2: pretty(v2) };
-    }
-    if ((change.collection || change.page) && !path.endsWith('{id}')) {
-      const core = (await source.list(resource, { q: undefined, order: [], page: 1 }, undefined))!;
-      const page = { ...core, items: (core.items as unknown as JsonObject[]).slice(0, 2) };
-      const v2 = collectionEnvelope({ ...page, total: core.total }, `/v2/${resource}`, `https://host/v2/${resource}?page=1`);
-      if (change.collection) {
-        const [a, b] = changed(change.collection(v2), v2);
-        return { caption: `\`GET /${resource}\`, the members that differ`, v1: pretty(a), v2: pretty(b) };
-      }
-      return {
-        caption: `\`GET /${resource}?page=3\` in v1 is the first half of \`GET /${resource}?page=2\` in v2`,
-        v1: `page=3: records 21-30 of ${core.total}, 10 a page`,
-        v2: `page=2: records 21-40 of ${core.total}, 20 a page`,
-      };
-    }
-    return undefined;
-  };
-  // Computed ahead for every route v1 has, so a plan reads them synchronously.
-  for (const name of changes.keys()) {
-    for (const resource of Object.keys(SAMPLE_IDS)) {
-      for (const route of [`GET /${resource}`, `GET /${resource}/{id}`]) examples.set(`${name} ${route}`, compute(name, route));
-    }
-  }
-  for (const [key, value] of examples) cache.set(key, await value);
-  return (change, route) => cache.get(`${change} ${route}`);
-}
+/** The examples `npm run docs:migration` computed from the bundled dataset, keyed `change route`. */
+const examples = EXAMPLES as Record<string, PlanExample>;
+const example = (change: string, route: string): PlanExample | undefined => examples[`${change} ${route}`];
 
 export interface ClientsOptions {
   movedSince: string;
@@ -134,7 +74,6 @@ export function progressByDay(clients: readonly ClientUsage[]): Array<{ day: str
 
 /** Writes every plan and the index into `dir`; returns the plans. */
 export async function writeClientPlans(dir: string, usage: readonly ClientUsage[], options: ClientsOptions): Promise<MigrationPlan[]> {
-  const example = await planExamples();
   const v1Clients = usage.filter((u) => u.calls.v1 > 0);
   // Callers whose every v1 call was refused (401/403) are not migrating: they are counted apart.
   const refusedOnly = v1Clients.filter((u) => (u.errors['401'] ?? 0) + (u.errors['403'] ?? 0) === u.calls.v1);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GUIDE_FILE, migrationGuide } from '../../scripts/migration-guide';
+import { EXAMPLES_FILE, planExamples } from '../../scripts/report/plan-examples';
 import { v1 } from '../../src/versions/v1/index';
 import { parseConfig } from '../../src/config';
 import { dataset } from '../support/harness';
@@ -9,6 +10,10 @@ describe('docs/migrating-to-v2.md', () => {
   it('is exactly what the v1 change modules generate (run `npm run docs:migration` after changing one)', async () => {
     const generated = await migrationGuide(dataset);
     expect(readFileSync(GUIDE_FILE, 'utf8')).toBe(generated);
+  });
+
+  it("sits beside the clients' plan examples, exactly as generated from the same changes and data", async () => {
+    expect(JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8'))).toEqual(await planExamples(dataset));
   });
 
   it('has one section per v1 change, in order, each with a v1 and a v2 example', async () => {
