@@ -17,10 +17,15 @@ import { serveOnLoopback, type LoopbackServer } from '../support/loopback';
 
 const ROOT = new URL('../..', import.meta.url);
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-const CLIENTS = ['query-key', 'x-api-key', 'x-key', 'on-v2', 'errors', 'brownout', 'refused'] as const;
+const CLIENTS = ['query-key', 'x-api-key', 'x-key', 'on-v2', 'errors', 'brownout', 'refused', 'species-only'] as const;
 const keyOf = (id: string) => `key-of-${id}-0123456789`;
 const credentialsDoc = {
-  projects: CLIENTS.filter((id) => id !== 'refused').map((id) => ({ id, key_sha256: sha(keyOf(id)), resources: '*', contact: `${id}@teams.example` })),
+  projects: CLIENTS.filter((id) => id !== 'refused').map((id) => ({
+    id,
+    key_sha256: sha(keyOf(id)),
+    resources: id === 'species-only' ? ['species'] : '*',
+    contact: `${id}@teams.example`,
+  })),
 };
 const BROWNOUT_START = '2026-12-01T10:00:00Z';
 
@@ -74,6 +79,8 @@ beforeAll(async () => {
   await call(`/v1/species/ABBA?token=${keyOf('errors')}`);
   // refused: every v1 call with a key the gateway does not know.
   for (let i = 0; i < 3; i++) await call('/v1/species', { 'x-api-key': keyOf('refused') });
+  // species-only: a known key, but every v1 call is to a resource it may not read (403).
+  for (let i = 0; i < 2; i++) await call('/v1/genus', { 'x-api-key': keyOf('species-only') });
   // brownout: calls before and inside a brownout.
   await call('/v1/plants?page=1', { 'x-api-key': keyOf('brownout') });
   t.clock.set('2026-12-01T10:30:00Z');
@@ -106,7 +113,7 @@ const item = (plan: MigrationPlan, change: string, route?: string): PlanItem => 
 describe('migration plans per client, from its own traffic', () => {
   it('plans every client that called v1 with a known credential, and counts the refused apart', () => {
     expect([...plans.keys()].sort()).toEqual(['query-key', 'x-api-key', 'x-key', 'on-v2', 'errors', 'brownout'].map((id) => `project:${id}`).sort());
-    expect(index.refused_only).toEqual([]);
+    expect(index.refused_only).toEqual([{ subject: 'project:species-only', v1_calls: 2 }]);
     // An unknown key names no subject: its calls are not a client's.
     expect(JSON.stringify(index)).not.toContain('project:refused');
     expect(planOf('query-key').contact).toBe('query-key@teams.example');
