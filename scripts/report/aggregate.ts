@@ -2,6 +2,7 @@
  * The counts of a migration report, built one log line at a time: memory grows with the number
  * of subjects, routes and JSON paths, never with the number of lines.
  */
+import { UsageBuilder } from '../../src/migration/plan/usage';
 
 export interface SubjectUsage {
   subject: string;
@@ -46,8 +47,6 @@ export interface Report {
   subjects: SubjectUsage[];
   parity: { routes: RouteParity[]; paths: PathParity[] };
 }
-
-import { UsageBuilder } from '../../src/migration/plan/usage';
 
 type Line = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);

@@ -1,5 +1,6 @@
 import type { Clock } from '../services/clock';
 import { ApiError } from '../core/api-error';
+import { isPromise } from '../core/maybe-promise';
 import type { Version } from '../versions/version';
 import { resolveVersion, walk } from '../versions/walker';
 import { asMiddleware, type Policy } from './policy';
@@ -58,7 +59,7 @@ export const identifiedInBrownout = (authentication: Policy): Policy => ({
     };
     try {
       const named = authentication.before!(c);
-      if (named instanceof Promise) return named.then(answer, answer);
+      if (isPromise(named)) return named.then(answer, answer);
     } catch {
       // Refused: the brownout answers all the same.
     }

@@ -144,31 +144,25 @@ function routeItems(u: ClientUsage, ctx: PlanContext): PlanItem[] {
       ...exampleOf(ctx, 'pages-of-ten', route),
     });
   }
-  if (collections.length > 0) {
-    items.push({
-      change: 'total-only-meta',
-      action: 'Read `meta.total`, `meta.per_page`, `meta.current_page` and `meta.last_page` of v2 collections (v1 gave `meta.total` only).',
-      evidence: { routes: collections },
-      ...exampleOf(ctx, 'total-only-meta', collections[0]!),
-    });
-  }
-  if (details.length > 0) {
-    items.push({
-      change: 'bare-detail',
-      action: "Read a v2 detail's record from `data` (and its `meta`): v1 sent the bare record.",
-      evidence: { routes: details },
-      ...exampleOf(ctx, 'bare-detail', details[0]!),
-    });
-  }
-  for (const change of ['uppercase-enums', 'flower-or-seed', 'language-names']) {
-    const applies = routes.filter((r) => ctx.example(change, r) !== undefined);
+  // Each shape change applies to the routes whose answers it rewrites; its example is the first one's.
+  const shapes: Array<[string, string[]]> = [
+    ['total-only-meta', collections],
+    ['bare-detail', details],
+    ...RECORD_CHANGES.map((change): [string, string[]] => [change, routes.filter((r) => ctx.example(change, r) !== undefined)]),
+  ];
+  for (const [change, applies] of shapes) {
     if (applies.length === 0) continue;
-    items.push({ change, action: RECORD_ACTIONS[change]!, evidence: { routes: applies }, ...exampleOf(ctx, change, applies[0]!) });
+    items.push({ change, action: SHAPE_ACTIONS[change]!, evidence: { routes: applies }, ...exampleOf(ctx, change, applies[0]!) });
   }
   return items;
 }
 
-const RECORD_ACTIONS: Record<string, string> = {
+/** The changes that rewrite records, wherever a route returns records that have their fields. */
+const RECORD_CHANGES = ['uppercase-enums', 'flower-or-seed', 'language-names'];
+
+const SHAPE_ACTIONS: Record<string, string> = {
+  'total-only-meta': 'Read `meta.total`, `meta.per_page`, `meta.current_page` and `meta.last_page` of v2 collections (v1 gave `meta.total` only).',
+  'bare-detail': "Read a v2 detail's record from `data` (and its `meta`): v1 sent the bare record.",
   'uppercase-enums':
     'Compare `rank`, `status` and `duration` in lower case: v2 sends `species`, `accepted`, `perennial` where v1 sent `SPECIES`, `ACCEPTED`, `PERENNIAL`.',
   'flower-or-seed': 'Read `fruit_or_seed` where v1 had `flower_or_seed` (same values).',
