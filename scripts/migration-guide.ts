@@ -18,6 +18,7 @@ import { v1 } from '../src/versions/v1/index';
 import type { JsonObject, RenderedError, VersionChange } from '../src/versions/version';
 import { CORE_CREDENTIALS } from '../src/versions/walker';
 import { changed, pretty } from './examples-format';
+import { MIGRATION_PLAN_PATH } from '../src/core/route-template';
 import { EXAMPLES_FILE, planExamples } from './report/plan-examples';
 
 export const GUIDE_FILE = fileURLToPath(new URL('../docs/migrating-to-v2.md', import.meta.url));
@@ -107,6 +108,14 @@ async function examples(change: VersionChange, source: RecordSource, config: Con
   if (change.withoutEnumerations) {
     const routes = (status: number) => ENUMERATIONS.map(({ parent, child }) => `GET /${parent}/{id}/${child}  ->  ${status}`).join('\n');
     out.push({ caption: 'The enumeration routes', lang: 'text', v1: routes(404), v2: routes(200) });
+  }
+  if (change.withoutMigrationPlan) {
+    out.push({
+      caption: "The caller's own migration plan",
+      lang: 'text',
+      v1: `GET /v1${MIGRATION_PLAN_PATH}  ->  404`,
+      v2: `GET /v2${MIGRATION_PLAN_PATH}  ->  200, this credential's plan (the same key, sent as Authorization: ApiKey <key>)`,
+    });
   }
   if (change.withoutCors) {
     const preflight = 'OPTIONS /species with Origin and Access-Control-Request-Method (a CORS preflight)';

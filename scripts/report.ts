@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import type { Readable } from 'node:stream';
 import { parseConfig } from '../src/config';
+import { MOVED_AFTER_MS } from '../src/migration/plan/plan';
 import { ReportBuilder, type Report } from './report/aggregate';
 import { markdown } from './report/markdown';
 import { writeClientPlans } from './report/plans';
@@ -66,7 +67,7 @@ async function main(args: string[]): Promise<void> {
     const credentials = options.get('--credentials');
     // Moved: no v1 call in the last 7 days of the logs, unless a date is given.
     const lastLine = report.period.to ? Date.parse(report.period.to) : Date.now();
-    const movedSince = new Date(movedSinceText !== undefined ? Date.parse(movedSinceText) : lastLine - 7 * 86_400_000).toISOString();
+    const movedSince = new Date(movedSinceText !== undefined ? Date.parse(movedSinceText) : lastLine - MOVED_AFTER_MS).toISOString();
     const plans = await writeClientPlans(dir, builder.usage.result(), {
       movedSince,
       sunset: new Date(parseConfig({ ...process.env }).v1Sunset).toISOString(),

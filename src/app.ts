@@ -10,8 +10,10 @@ import { type PolicyOptions, policies } from './policies';
 import { behindPolicies } from './policies/policy';
 import { healthRoutes } from './routes/health';
 import { oauthTokenRoute } from './routes/oauth-token';
+import { migrationPlanRoute } from './routes/migration-plan';
 import { coreRoutes } from './routes/resources';
 import { buildVersions } from './versions';
+import { walk } from './versions/walker';
 
 /** The one factory both runtimes call: the whole gateway from a configuration and its services. */
 export function createApp(config: Config, services: Services, options: PolicyOptions = {}): Hono<AppEnv> {
@@ -27,8 +29,12 @@ export function createApp(config: Config, services: Services, options: PolicyOpt
   const core = coreRoutes(services);
   // Who answers v1 (facade or legacy backend) and which answers are compared: after the policies.
   mountMigration(routes, core, versions, config, services);
+  const plan = migrationPlanRoute(config, services);
   for (const version of versions) {
-    for (const base of version.bases) routes.route(base, core);
+    for (const base of version.bases) {
+      routes.route(base, core);
+      if (walk.hasMigrationPlan(version)) routes.route(base, plan);
+    }
   }
 
   // Every request meets the policies first, in the order of their one list (src/policies/index.ts),

@@ -13,6 +13,7 @@ import { MemoryRateLimiter } from './services/rate-limit/memory-rate-limiter';
 import { noMetrics, type Metrics } from './services/metrics';
 import type { RateLimiter } from './services/rate-limiter';
 import type { RecordSource } from './services/record-source';
+import type { UsageStore } from './migration/plan/usage-store';
 import type { RecordRequest } from './services/request-facts';
 import { HmacTokenService } from './services/tokens';
 import { consoleLog, type LogLine } from './services/log';
@@ -41,6 +42,8 @@ export interface ServiceParts {
   docsAssets?: DocsAssets;
   /** Node's graceful stop switches it to stopping; `/readyz` reads it. */
   lifecycle?: Lifecycle;
+  /** What each client did (Node: the process's memory; Workers: a Durable Object per client); absent, nothing is counted. */
+  usage?: UsageStore;
   /** Where each request's facts go (Workers: Analytics Engine); absent, nowhere. */
   recordRequest?: RecordRequest;
   /**
@@ -72,6 +75,7 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     ...(parts.docsAssets ? { docsAssets: parts.docsAssets } : {}),
     ...(parts.lifecycle ? { lifecycle: parts.lifecycle } : {}),
     ...(parts.recordRequest ? { recordRequest: parts.recordRequest } : {}),
+    ...(parts.usage ? { usage: parts.usage } : {}),
     metrics,
   };
 }

@@ -12,6 +12,7 @@ import type { DocsAssets } from './openapi/docs-assets';
 import type { ConnectionFacts } from './services/connection';
 import type { CredentialStore, Principal } from './services/credentials/credential-store';
 import type { RateLimiter } from './services/rate-limiter';
+import type { UsageStore } from './migration/plan/usage-store';
 import type { RecordRequest } from './services/request-facts';
 import type { RecordSource } from './services/record-source';
 import type { TokenService } from './services/tokens';
@@ -46,6 +47,8 @@ export interface Services {
   lifecycle?: Lifecycle;
   /** Takes each request's facts once it is answered (Workers: the `METRICS` Analytics Engine binding); absent: nothing is recorded. */
   recordRequest?: RecordRequest;
+  /** What each client did, for its self-service migration plan; absent: nothing is counted and every plan is empty. */
+  usage?: UsageStore;
   /** Rates, errors and latency (CONTRACT section 20): Prometheus on Node, nothing unless configured. */
   metrics: Metrics;
 }

@@ -22,6 +22,7 @@ import { batchedStdoutLog } from './node/log';
 import { metricsListener } from './node/metrics-listener';
 import { gracefulStop, listenForStop } from './node/shutdown';
 import { readArguments } from './node/usage';
+import { MemoryUsageStore } from './migration/plan/usage-store';
 import type { BundledSource } from './services/bundled/bundled-source';
 import type { SectionStore } from './services/bundled/compiled/store';
 import { systemClock } from './services/clock';
@@ -86,6 +87,9 @@ export async function main(argv: readonly string[] = []): Promise<void> {
   const lifecycle = stoppableLifecycle();
   // OpenTelemetry is loaded only when an endpoint is set: without it, start-up and memory are untouched.
   const otlp = config.otlpEndpoint && !check ? await (await import('./node/otlp')).otlpExport(`${config.serviceName}-gateway`) : undefined;
+  // What each client did since the process started, for its self-service migration plan and /metrics.
+  const usage = new MemoryUsageStore(new Date(systemClock.now()).toISOString());
+  metrics?.watchMigration((movedSince) => usage.statuses(movedSince));
   const services = assembleServices(config, {
     source,
     credentials: credentials.store,
@@ -100,6 +104,7 @@ export async function main(argv: readonly string[] = []): Promise<void> {
     rateLimiter,
     lifecycle,
     recordRequest: otlp?.record,
+    usage,
     metrics,
   });
   // Benchmark only (bench/observability.ts): the gateway without trace context, to measure what it costs.

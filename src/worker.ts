@@ -6,6 +6,7 @@ import { env } from 'cloudflare:workers';
 import { buildGateway, buildRoutes, type Gateway } from './worker/gateway';
 
 export { RateLimiterObject } from './worker/rate-limiter-object';
+export { UsageObject } from './worker/usage-object';
 
 /**
  * The gateway, built once per isolate from its bindings, which do not change within it. It is

@@ -5,13 +5,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import EXAMPLES from '../../src/migration/plan/examples.json';
-import { migrationPlan, type MigrationPlan, type PlanExample, type PlanStatus } from '../../src/migration/plan/plan';
-import type { ClientUsage } from '../../src/migration/plan/usage';
-
-/** The examples `npm run docs:migration` computed from the bundled dataset, keyed `change route`. */
-const examples = EXAMPLES as Record<string, PlanExample>;
-const example = (change: string, route: string): PlanExample | undefined => examples[`${change} ${route}`];
+import { planExample } from '../../src/migration/plan/examples';
+import { migrationPlan, type MigrationPlan, type PlanStatus } from '../../src/migration/plan/plan';
+import { type ClientUsage, hasPlan, refusedOnly } from '../../src/migration/plan/usage';
 
 export interface ClientsOptions {
   movedSince: string;
@@ -74,18 +70,15 @@ export function progressByDay(clients: readonly ClientUsage[]): Array<{ day: str
 
 /** Writes every plan and the index into `dir`; returns the plans. */
 export async function writeClientPlans(dir: string, usage: readonly ClientUsage[], options: ClientsOptions): Promise<MigrationPlan[]> {
-  const v1Clients = usage.filter((u) => u.calls.v1 > 0);
-  // Callers whose every v1 call was refused (401/403) are not migrating: they are counted apart.
-  const refusedOnly = v1Clients.filter((u) => (u.errors['401'] ?? 0) + (u.errors['403'] ?? 0) === u.calls.v1);
-  const plans = v1Clients
-    .filter((u) => !refusedOnly.includes(u))
-    .map((u) => migrationPlan(u, { ...options, contact: options.contacts.get(u.subject) ?? null, example }));
+  // Callers whose every v1 call was refused are not migrating: they are counted apart.
+  const refused = usage.filter(refusedOnly);
+  const plans = usage.filter(hasPlan).map((u) => migrationPlan(u, { ...options, contact: options.contacts.get(u.subject) ?? null, example: planExample }));
   mkdirSync(dir, { recursive: true });
   for (const plan of plans) {
     writeFileSync(join(dir, `${fileName(plan.subject)}.json`), `${JSON.stringify(plan, null, 2)}\n`);
     writeFileSync(join(dir, `${fileName(plan.subject)}.md`), planMarkdown(plan));
   }
-  const progress = progressByDay(v1Clients.filter((u) => !refusedOnly.includes(u)));
+  const progress = progressByDay(usage.filter(hasPlan));
   const counts = Object.fromEntries(STATUSES.map((s) => [s, plans.filter((p) => p.status === s).length]));
   const moved = usage.filter((u) => u.calls.v1 === 0).map((u) => u.subject);
   const index = {
@@ -99,7 +92,7 @@ export async function writeClientPlans(dir: string, usage: readonly ClientUsage[
       last_v1_call: p.last_v1_call,
       plan: `${fileName(p.subject)}.md`,
     })),
-    refused_only: refusedOnly.map((u) => ({ subject: u.subject, v1_calls: u.calls.v1 })),
+    refused_only: refused.map((u) => ({ subject: u.subject, v1_calls: u.calls.v1 })),
     v2_only: moved,
     progress,
   };
@@ -108,7 +101,7 @@ export async function writeClientPlans(dir: string, usage: readonly ClientUsage[
   md.push(`${STATUSES.map((s) => `${counts[s]} ${s}`).join(', ')}.`, '');
   md.push('| Client | Contact | Status | v1 calls | Last v1 call | Plan |', '|---|---|---|---:|---|---|');
   for (const c of index.clients) md.push(`| ${c.subject} | ${c.contact ?? '–'} | ${c.status} | ${c.v1_calls} | ${c.last_v1_call ?? '–'} | [plan](${c.plan}) |`);
-  md.push('', `Callers whose every v1 call was refused (no plan): ${refusedOnly.map((u) => u.subject).join(', ') || 'none'}.`, '');
+  md.push('', `Callers whose every v1 call was refused (no plan): ${refused.map((u) => u.subject).join(', ') || 'none'}.`, '');
   md.push('## Progress by day', '', '| Day | Not started | Started | Moved |', '|---|---:|---:|---:|');
   for (const row of progress) md.push(`| ${row.day} | ${row['not started']} | ${row.started} | ${row.moved} |`);
   writeFileSync(join(dir, 'index.md'), `${md.join('\n')}\n`);

@@ -4,6 +4,7 @@
  */
 import type { Registry } from 'prom-client';
 import type { BackendName, BreakerPosition } from '../services/metrics';
+import { MOVED_AFTER_MS, type PlanStatus } from '../migration/plan/plan';
 
 /** prom-client's module: loaded by `prometheusMetrics` only when metrics are on. */
 export type PromClient = typeof import('prom-client');
@@ -69,6 +70,26 @@ export function credentialReloadGauges(client: PromClient, registry: Registry, r
     registers,
     collect() {
       this.set(read().lastSuccessMs / 1000);
+    },
+  });
+}
+
+/** Clients with a migration plan by status, for a `moved since` instant (RFC 3339). */
+export type MigrationStatuses = (movedSince: string) => Record<PlanStatus, number>;
+
+/**
+ * The v1 clients this process counted, by migration status (not started, started, moved: no v1
+ * call in 7 days, at risk: brownout 410s), read when scraped. The subjects are never labels.
+ */
+export function migrationGauge(client: PromClient, registry: Registry, read: MigrationStatuses): void {
+  new client.Gauge({
+    name: 'gateway_v1_clients',
+    help: 'Clients that called v1 since the process started, by migration status (moved: no v1 call in 7 days).',
+    labelNames: ['status'],
+    registers: [registry],
+    collect() {
+      const counts = read(new Date(Date.now() - MOVED_AFTER_MS).toISOString());
+      for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
     },
   });
 }

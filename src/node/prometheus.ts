@@ -17,7 +17,7 @@ import type {
   RequestObservation,
 } from '../services/metrics';
 import { type Buckets, CounterFamily, durationBuckets, type Family, HistogramFamily, type Value } from './families';
-import { type CredentialReloads, credentialReloadGauges, type PromClient, processGauges } from './prometheus-gauges';
+import { type CredentialReloads, credentialReloadGauges, type MigrationStatuses, migrationGauge, type PromClient, processGauges } from './prometheus-gauges';
 
 /** The methods kept as label values; any other is `OTHER`, however many a client invents. */
 const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -232,6 +232,11 @@ export class PrometheusMetrics implements Metrics {
    */
   watchCredentialReloads(read: CredentialReloads): void {
     credentialReloadGauges(this.client, this.registry, read);
+  }
+
+  /** v1 clients by migration status, counted when scraped (the dashboard's "v1 clients" panel). */
+  watchMigration(read: MigrationStatuses): void {
+    migrationGauge(this.client, this.registry, read);
   }
 
   /** The exposition (text format 0.0.4) and its content type. */

@@ -5,7 +5,8 @@ import type { Version } from '../versions/version';
 import { walk } from '../versions/walker';
 import { describeMethods } from './allow';
 import { errorComponents } from './errors';
-import { collectionSchema, DESCRIPTION_PATH, detailSchema, enumerationPath as enumerationKey, recordSchema } from './names';
+import { migrationPlanPath, migrationPlanSchemas } from './migration-plan';
+import { collectionSchema, DESCRIPTION_PATH, MIGRATION_PLAN_PATH, detailSchema, enumerationPath as enumerationKey, recordSchema } from './names';
 import { CORS_TAG, descriptionPath, enumerationPath, redirect, resourcePaths, tokenPath } from './operations';
 import { prune } from './prune';
 import { coreSchemas } from './schemas';
@@ -55,6 +56,7 @@ export function coreDocument(config: Pick<Config, 'docsUrl'>): OpenApiDocument {
   for (const enumeration of ENUMERATIONS)
     paths[enumerationKey(enumeration)] = enumerationPath(enumeration, recordSchema(enumeration.parent), collectionSchema(enumeration.child));
   paths[DESCRIPTION_PATH] = descriptionPath(DESCRIPTION_PATH);
+  paths[MIGRATION_PLAN_PATH] = migrationPlanPath();
   paths['/token'] = tokenPath();
   return {
     openapi: '3.1.1',
@@ -72,12 +74,13 @@ export function coreDocument(config: Pick<Config, 'docsUrl'>): OpenApiDocument {
     tags: [
       ...RESOURCE_NAMES.map((name) => ({ name, description: `${name[0]!.toUpperCase()}${name.slice(1)} records.` })),
       { name: 'OAuth', description: 'Access tokens for the OAuth 2.0 client credentials grant.' },
+      { name: 'Migration', description: "The caller's own plan for moving from v1." },
       { name: 'Descriptions', description: "This API's own descriptions." },
       { name: CORS_TAG, description: 'Preflights: browsers ask, without a credential, before sending `Authorization`.' },
     ],
     paths,
     components: {
-      schemas: coreSchemas(),
+      schemas: { ...coreSchemas(), ...migrationPlanSchemas() },
       responses: { ...errorComponents(), Redirect301: redirect(301), Redirect308: redirect(308) },
       parameters: {
         page: {

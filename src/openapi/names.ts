@@ -20,6 +20,7 @@ export const parameterRef = (name: string) => ({ $ref: `#/components/parameters/
 export const collectionPath = (resource: ResourceName) => `/${resource}`;
 export const detailPath = (resource: ResourceName) => `/${resource}/{id}`;
 export const enumerationPath = ({ parent, child }: Enumeration) => `/${parent}/{id}/${child}`;
+export { MIGRATION_PLAN_PATH } from '../core/route-template';
 /** Each version's own description, beside its resources. */
 export const DESCRIPTION_PATH = '/openapi.json';
 

@@ -37,7 +37,7 @@ interface ReadSpec {
 }
 
 /** GET and HEAD of a resource path: the body (GET only), the statuses, the headers. */
-function read(spec: ReadSpec): PathItem {
+export function read(spec: ReadSpec): PathItem {
   const validators: Record<string, Ref> = spec.conditional ? { ETag: headerRef('ETag'), 'Last-Modified': headerRef('LastModified') } : {};
   const ok: ResponseObject = { description: 'OK', headers: { ...COMMON_HEADERS, ...RATE_LIMIT_HEADERS, ...validators }, content: json(spec.schema) };
   const notModified: ResponseObject = {

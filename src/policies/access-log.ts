@@ -13,6 +13,7 @@ import { redactedTarget } from '../core/redact';
 import { bodyBytes } from './response-headers';
 import { sourceAddress } from './source-address';
 import type { LogLine } from '../services/log';
+import type { AccessFacts } from '../migration/plan/usage';
 
 /** The longest `User-Agent` the line keeps (CONTRACT section 20): enough to name any real client. */
 const MAX_USER_AGENT = 256;
@@ -27,7 +28,7 @@ const MAX_USER_AGENT = 256;
  */
 export const accessLog = (
   config: Pick<Config, 'trustProxy'>,
-  services: Pick<Services, 'log' | 'clock' | 'clientGone' | 'connection' | 'recordRequest' | 'metrics'>,
+  services: Pick<Services, 'log' | 'clock' | 'clientGone' | 'connection' | 'recordRequest' | 'metrics' | 'usage'>,
   traced = true,
 ): Policy => {
   const time = isoTimes(services.clock);
@@ -93,6 +94,7 @@ export const accessLog = (
       const finish = (bytes: number | null) => {
         line.response_bytes = bytes;
         services.log(line);
+        if (services.usage) services.usage.record(usageFacts(line, flags, time));
         if (services.recordRequest) {
           const httpRoute = template === null ? null : c.get('base') + template;
           services.recordRequest(factsOf(line, trace, answeredBy, backend, httpRoute, services.clock.now()));
@@ -122,6 +124,20 @@ function backendFacts(line: LogLine, trace: RequestTrace): void {
     line.backend_duration_ms = Math.round(ms * 100) / 100;
   }
   if (trace.cache !== undefined) line.upstream_cache = trace.cache;
+}
+
+/** The line's facts a client's usage counts (src/migration/plan/usage.ts). */
+function usageFacts(line: LogLine, flags: readonly string[], time: () => string): AccessFacts {
+  return {
+    time: (line.time as string | undefined) ?? time(),
+    version: line.version as string | null,
+    subject: line.subject as string | null,
+    credential: line.credential as string | null,
+    path: line.path as string,
+    route: line.route as string | null,
+    status: line.status as number | null,
+    brownout: flags.length > 0 && flags.includes('brownout'),
+  };
 }
 
 /** The line's facts for a metrics sink, typed (the line is what the log says of them). */

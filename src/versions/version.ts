@@ -41,6 +41,8 @@ export interface VersionChange {
   listQuery?(query: ListQuery): ListQuery;
   /** Enumeration routes (`/genus/{id}/species`, ...) do not exist in this version. */
   withoutEnumerations?: true;
+  /** `/migration-plan` does not exist in this version. */
+  withoutMigrationPlan?: true;
   /** Only credentials in the closed preview may call. */
   previewOnly?: true;
   /** Browsers get no CORS answers from this version (it predates browser access). */

@@ -19,6 +19,7 @@ interface VersionFacts {
   rewritesRecords: boolean;
   rewritesDetails: boolean;
   hasEnumerations: boolean;
+  hasMigrationPlan: boolean;
   previewOnly: boolean;
   answersCors: boolean;
   retiredAt: number | undefined;
@@ -38,6 +39,7 @@ function factsOf(version: Version): VersionFacts {
       rewritesRecords: changes.some((ch) => ch.record),
       rewritesDetails: changes.some((ch) => ch.record || ch.detail),
       hasEnumerations: !changes.some((ch) => ch.withoutEnumerations),
+      hasMigrationPlan: !changes.some((ch) => ch.withoutMigrationPlan),
       previewOnly: changes.some((ch) => ch.previewOnly),
       answersCors: !changes.some((ch) => ch.withoutCors),
       retiredAt: instants.length > 0 ? Math.min(...instants) : undefined,
@@ -108,6 +110,9 @@ export const walk = {
   },
   hasEnumerations(version: Version): boolean {
     return factsOf(version).hasEnumerations;
+  },
+  hasMigrationPlan(version: Version): boolean {
+    return factsOf(version).hasMigrationPlan;
   },
   previewOnly(version: Version): boolean {
     return factsOf(version).previewOnly;

@@ -5,6 +5,8 @@ declare namespace Cloudflare {
     /** The compiled dataset's pieces (Workers Static Assets, wrangler.toml `[assets]`). */
     ASSETS?: Fetcher;
     RATE_LIMITER?: DurableObjectNamespace<import('./rate-limiter-object').RateLimiterObject>;
+    /** One Durable Object per client: what it did, for its self-service migration plan. */
+    USAGE?: DurableObjectNamespace<import('./usage-object').UsageObject>;
     /** Workers Analytics Engine: one data point per request when bound (docs/workers.md). */
     METRICS?: AnalyticsEngineDataset;
     /** `allow` in the local configuration only: demo credentials and a per-isolate signing secret may stand in. */
@@ -37,7 +39,7 @@ declare namespace Cloudflare {
   }
   interface GlobalProps {
     mainModule: typeof import('../worker');
-    durableNamespaces: 'RateLimiterObject';
+    durableNamespaces: 'RateLimiterObject' | 'UsageObject';
   }
 }
 interface Env extends Cloudflare.Env {}
@@ -52,6 +54,12 @@ declare module '*/generated/taxa.index.json' {
 declare module '*/generated/hot.bin' {
   const bytes: ArrayBuffer;
   export default bytes;
+}
+
+/** The migration plans' examples (`npm run docs:migration`), bundled into the worker as JSON. */
+declare module '*/examples.json' {
+  const examples: Record<string, import('../migration/plan/plan').PlanExample>;
+  export default examples;
 }
 
 /** The docs page's UI files, imported as Text modules (see wrangler.toml). */

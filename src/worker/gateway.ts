@@ -18,6 +18,8 @@ import { bundledSource } from './dataset';
 import { workerDocsAssets } from './docs-assets';
 import { misconfiguredApp } from './misconfigured';
 import { consoleLog } from '../services/log';
+import { DurableObjectUsageStore } from '../migration/plan/durable-object-usage-store';
+import { MemoryUsageStore, type UsageStore } from '../migration/plan/usage-store';
 
 /** What the entry's `fetch` hands each request to: the gateway, or the misconfiguration answer. */
 export interface Gateway {
@@ -79,6 +81,7 @@ function edgeServices(env: Env, config: Config, clock: Clock) {
     fallbackSigningSecret: randomSecret,
     docsAssets: workerDocsAssets,
     recordRequest: env.METRICS && analyticsEngineRecorder(env.METRICS),
+    usage: edgeUsage(env, clock),
   });
   consoleLog({
     level: 'info',
@@ -128,6 +131,25 @@ export function edgeRateLimiter(env: Env, config: Pick<Config, 'rateLimitMode'>,
   return new LocalFirstRateLimiter(authority, clock, {
     defer: waitUntil,
     failed: (bucket, err) => consoleLog({ level: 'error', message: `rate limit not reconciled with its Durable Object: ${(err as Error).message}`, bucket }),
+  });
+}
+
+/**
+ * What each client did, for its self-service migration plan: one `USAGE` Durable Object per
+ * client, told after the response (`waitUntil`), so no request waits on it. Without the binding:
+ * the isolate's memory (counts per isolate only), with a warning.
+ */
+export function edgeUsage(env: Env, clock: Clock): UsageStore {
+  const now = () => new Date(clock.now()).toISOString();
+  const namespace = env.USAGE;
+  if (!namespace) {
+    warn('The USAGE Durable Object namespace is not bound: migration plans count per isolate only.');
+    return new MemoryUsageStore(now());
+  }
+  return new DurableObjectUsageStore((subject) => namespace.get(namespace.idFromName(subject)), {
+    defer: waitUntil,
+    now,
+    failed: (subject, err) => consoleLog({ level: 'error', message: `usage not reported to its Durable Object: ${(err as Error).message}`, subject }),
   });
 }
 

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MigrationPlan, PlanItem } from '../../src/migration/plan/plan';
+import { MemoryUsageStore } from '../../src/migration/plan/usage-store';
 import { MemoryCredentialStore } from '../../src/services/credentials/credential-store';
 import { diskApp } from '../support/gateway';
 import { serveOnLoopback, type LoopbackServer } from '../support/loopback';
@@ -44,10 +45,13 @@ function cli(args: string[]): Promise<{ code: number; stderr: string }> {
 const t = diskApp({
   now: '2026-11-20T09:00:00Z',
   env: { V1_BROWNOUTS: `${BROWNOUT_START}/PT1H` },
-  services: { credentials: new MemoryCredentialStore(credentialsDoc as never) },
+  services: { credentials: new MemoryCredentialStore(credentialsDoc as never), usage: new MemoryUsageStore('2026-11-20T09:00:00.000Z') },
 });
 let server: LoopbackServer;
 const plans = new Map<string, MigrationPlan>();
+/** What each client read at `/v2/migration-plan` with its own key. */
+const selfService = new Map<string, { status: number; body: any }>();
+let v1Link = '';
 let index: any;
 
 /** One request over loopback; HTTPS as a TLS-terminating proxy would say. */
@@ -85,6 +89,15 @@ beforeAll(async () => {
   await call('/v1/plants?page=1', { 'x-api-key': keyOf('brownout') });
   t.clock.set('2026-12-01T10:30:00Z');
   for (let i = 0; i < 2; i++) await call('/v1/plants?page=1', { 'x-api-key': keyOf('brownout') });
+  // Every client reads its own plan from the gateway, twice: reading it is counted nowhere.
+  for (const id of CLIENTS) {
+    for (let i = 0; i < 2; i++) {
+      const res = await server.send('GET', '/v2/migration-plan', { Host: 'localhost', Authorization: `ApiKey ${keyOf(id)}` });
+      selfService.set(id, { status: res.status, body: JSON.parse(res.body) });
+    }
+  }
+  // An error too, to a caller the gateway does not know (no subject: in nobody's plan).
+  v1Link = (await server.send('GET', '/v1/species/ABBA', { Host: 'localhost', 'x-api-key': keyOf('refused') })).headers.link as string;
   await server.close();
 
   const log = join(dir, 'gateway.log');
@@ -207,5 +220,29 @@ describe('migration plans per client, from its own traffic', () => {
     expect(last['not started'] + last.started + last.moved).toBe(6);
     expect(last.moved).toBe(1);
     expect(index.progress[0]).toMatchObject({ day: '2026-11-20', 'not started': 1, started: 0, moved: 0 });
+  });
+});
+
+describe('each client reads its own plan at /v2/migration-plan', () => {
+  it("is the report's plan of that client, from what the gateway counted, and no other's", () => {
+    for (const id of ['query-key', 'x-api-key', 'x-key', 'on-v2', 'errors', 'brownout']) {
+      const { status, body } = selfService.get(id)!;
+      expect(status, id).toBe(200);
+      // The owner contact is the operator's record: in the report's plans only.
+      expect(body.data, id).toEqual({ ...planOf(id), contact: null });
+      expect(body.links).toEqual({ self: '/v2/migration-plan', guide: 'https://docs.botanical.example/migrating-to-v2' });
+      expect(body.meta).toEqual({ counted_since: '2026-11-20T09:00:00.000Z', moved_since: '2026-11-24T10:30:00.000Z' });
+    }
+  });
+
+  it('answers a known credential whose v1 calls were all refused, and refuses an unknown one', () => {
+    expect(selfService.get('species-only')).toMatchObject({ status: 200, body: { data: { subject: 'project:species-only', calls: { v1: 2 } } } });
+    expect(selfService.get('refused')!.status).toBe(401);
+  });
+
+  it('links to it from every v1 response (an error too), beside the migration guide, with a documented relation', () => {
+    expect(v1Link).toBe(
+      '<https://docs.botanical.example/migrating-to-v2>; rel="deprecation", </v2/migration-plan>; rel="https://docs.botanical.example/rels/migration-plan"',
+    );
   });
 });

@@ -2,14 +2,14 @@
  * The descriptions agree with the traffic because each version change carries both. Here each
  * change's description edit is removed in turn (its traffic edit kept), and the disagreement must
  * show: either real responses of the gateway stop matching the description, or a fact the walker
- * serves (credential places, page size, routes, CORS, retirement, preview) stops matching it.
+ * serves (credential places, page size, routes, the migration plan, CORS, retirement, preview) stops matching it.
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config';
 import { ENUMERATIONS, RESOURCE_NAMES } from '../../src/core/resources';
 import { describeVersion, coreDocument } from '../../src/openapi/document';
 import { versionOperations, securedOperations } from '../../src/openapi/edit';
-import { collectionSchema, enumerationPath } from '../../src/openapi/names';
+import { collectionSchema, enumerationPath, MIGRATION_PLAN_PATH } from '../../src/openapi/names';
 import type { JsonSchema, OpenApiDocument } from '../../src/openapi/types';
 import { buildVersions } from '../../src/versions';
 import type { Version } from '../../src/versions/version';
@@ -30,6 +30,8 @@ const REQUESTS: Array<{ path: string; headers?: Record<string, string>; method?:
   { path: '/v1/species', retired: true },
   { path: '/v3/species', headers: { Authorization: DEMO.personalToken } },
   { path: '/v2/species/ABBA', method: 'PUT' },
+  { path: '/v2/migration-plan' },
+  { path: '/v1/migration-plan' },
 ];
 
 /** The facts the walker serves a version by, compared with what its description says. */
@@ -51,6 +53,7 @@ function factProblems(version: Version, doc: OpenApiDocument): string[] {
   for (const enumeration of ENUMERATIONS) {
     if (enumerationPath(enumeration) in doc.paths !== walk.hasEnumerations(version)) problems.push(`${enumerationPath(enumeration)} described wrongly`);
   }
+  if (MIGRATION_PLAN_PATH in doc.paths !== walk.hasMigrationPlan(version)) problems.push(`${MIGRATION_PLAN_PATH} described wrongly`);
   const retired = walk.retiredAt(version) !== undefined;
   for (const { path, method, operation } of versionOperations(doc)) {
     if (retired !== (operation.deprecated === true && '410' in operation.responses)) problems.push(`${method} ${path}: deprecation described wrongly`);

@@ -59,6 +59,7 @@ describe('the v1 version', () => {
       'total-only-meta',
       'legacy-errors',
       'no-enumerations',
+      'no-migration-plan',
       'no-cors',
       'deprecation',
     ]);
@@ -298,14 +299,16 @@ describe('deprecation', () => {
       'content-type': 'application/json',
       deprecation: '@1767225600',
       sunset: 'Sat, 31 Jul 2027 00:00:00 GMT',
-      link: '<https://docs.botanical.example/migrating-to-v2>; rel="deprecation"',
+      link: '<https://docs.botanical.example/migrating-to-v2>; rel="deprecation", </v2/migration-plan>; rel="https://docs.botanical.example/rels/migration-plan"',
     });
   });
 
   it('appends to a Link header already there', () => {
     const headers = new Headers({ Link: '</v1/species?page=2>; rel="next"' });
     change.headers!(headers);
-    expect(headers.get('Link')).toBe('</v1/species?page=2>; rel="next", <https://docs.botanical.example/migrating-to-v2>; rel="deprecation"');
+    expect(headers.get('Link')).toBe(
+      '</v1/species?page=2>; rel="next", <https://docs.botanical.example/migrating-to-v2>; rel="deprecation", </v2/migration-plan>; rel="https://docs.botanical.example/rels/migration-plan"',
+    );
   });
 
   it('retires v1 at V1_SUNSET, and v2 never', () => {
@@ -453,7 +456,8 @@ describe('each change in the v1 description', () => {
       },
       Sunset: { description: 'When this version stops (RFC 8594): `Sat, 31 Jul 2027 00:00:00 GMT`.', required: true, schema: { type: 'string' } },
       Link: {
-        description: 'The migration guide: `<https://docs.botanical.example/migrating-to-v2>; rel="deprecation"`.',
+        description:
+          'The migration guide (`rel="deprecation"`) and the caller\'s own migration plan (`rel="https://docs.botanical.example/rels/migration-plan"`, read from v2 with `Authorization`): `<https://docs.botanical.example/migrating-to-v2>; rel="deprecation", </v2/migration-plan>; rel="https://docs.botanical.example/rels/migration-plan"`.',
         required: true,
         schema: { type: 'string', pattern: 'rel="deprecation"' },
       },

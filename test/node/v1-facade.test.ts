@@ -15,7 +15,9 @@ describe('v1 deprecation headers come from the configuration', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('Deprecation')).toBe('@1770091506');
     expect(res.headers.get('Sunset')).toBe('Sat, 15 Jan 2028 00:00:00 GMT');
-    expect(res.headers.get('Link')).toBe('<https://docs.example.org/api/migrating-to-v2>; rel="deprecation"');
+    expect(res.headers.get('Link')).toBe(
+      '<https://docs.example.org/api/migrating-to-v2>; rel="deprecation", </v2/migration-plan>; rel="https://docs.example.org/api/rels/migration-plan"',
+    );
   });
 });
 

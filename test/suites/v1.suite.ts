@@ -17,7 +17,7 @@ export interface V1Headers {
 export const DEFAULT_V1_HEADERS: V1Headers = {
   deprecation: '@1767225600', // 2026-01-01T00:00:00Z
   sunset: 'Sat, 31 Jul 2027 00:00:00 GMT',
-  link: '<https://docs.botanical.example/migrating-to-v2>; rel="deprecation"',
+  link: '<https://docs.botanical.example/migrating-to-v2>; rel="deprecation", </v2/migration-plan>; rel="https://docs.botanical.example/rels/migration-plan"',
 };
 
 const V1_BASES = ['/v1', '/api/v1'] as const;

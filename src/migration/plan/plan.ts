@@ -9,6 +9,9 @@ import type { ClientUsage, V1Place } from './usage';
 
 export type PlanStatus = 'not started' | 'started' | 'moved' | 'at risk';
 
+/** A client with no v1 call in this long has moved, unless told another date (the report's `--moved-since`). */
+export const MOVED_AFTER_MS = 7 * 86_400_000;
+
 /** A before/after pair from real data, each side as text. */
 export interface PlanExample {
   caption: string;

@@ -5,8 +5,13 @@
  * memory by the number of clients only.
  */
 
+import { MIGRATION_PLAN_PATH } from '../../core/route-template';
+
 /** Distinct page numbers kept a route; deeper ones are counted under `other`. */
 export const MAX_PAGES = 24;
+
+/** Days of v1 calls a store keeps per client: enough for "moved" (7 days) and a month's progress. */
+export const STORE_DAYS = 35;
 
 /** A v1 credential place as the plan names it. */
 export type V1Place = 'query:key' | 'query:token' | 'x-api-key' | 'x-key' | 'authorization:apikey' | 'authorization:bearer';
@@ -59,7 +64,12 @@ export interface AccessFacts {
   brownout: boolean;
 }
 
-const bump = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
+/** Counts `key`; true when it is a new one (the usage grew). */
+const bump = (counts: Record<string, number>, key: string): boolean => {
+  const n = counts[key];
+  counts[key] = (n ?? 0) + 1;
+  return n === undefined;
+};
 
 /** The v1 place of a credential label, the query's parameter name read from the redacted path. */
 export function v1Place(credential: string | null, path: string): V1Place | null {
@@ -88,7 +98,8 @@ function pageOf(path: string): number {
 /** Collection routes (no `{id}` at the end) are paged. */
 const isCollection = (route: string) => !route.endsWith('{id}');
 
-function emptyUsage(subject: string): ClientUsage {
+/** The usage of a client nothing was recorded of yet. */
+export function emptyUsage(subject: string): ClientUsage {
   return {
     subject,
     calls: { v1: 0, v2: 0, v3: 0 },
@@ -106,51 +117,122 @@ function emptyUsage(subject: string): ClientUsage {
   };
 }
 
-const earlier = (a: string | null, b: string) => (a === null || b < a ? b : a);
-const later = (a: string | null, b: string) => (a === null || b > a ? b : a);
+const earlier = (a: string | null, b: string | null) => (a === null || (b !== null && b < a) ? b : a);
+const later = (a: string | null, b: string | null) => (a === null || (b !== null && b > a) ? b : a);
+
+/**
+ * The self-service route (`GET /v2/migration-plan`): reading one's plan is neither a v1 call nor
+ * a step of the migration, so it is counted nowhere.
+ */
+export const PLAN_ROUTE = `GET ${MIGRATION_PLAN_PATH}`;
+
+/** Whether a request counts toward its client's usage. */
+export const counted = (f: AccessFacts) => f.subject !== null && f.route !== PLAN_ROUTE;
+
+/**
+ * Counts one request into its client's usage; true when the usage grew a member (a new route,
+ * page, status, place or day), which a store bounded by bytes weighs again. `maxDays` bounds
+ * `v1_days` to the latest days (a store that lives for months); a report over given logs keeps them all.
+ */
+export function countRequest(u: ClientUsage, f: AccessFacts, maxDays = Number.POSITIVE_INFINITY): boolean {
+  if (f.version === 'v2' || f.version === 'v3') {
+    u.calls[f.version]++;
+    if (f.time !== null && f.version === 'v2') {
+      u.first_v2_call = earlier(u.first_v2_call, f.time);
+      u.last_v2_call = later(u.last_v2_call, f.time);
+    }
+    return false;
+  }
+  if (f.version !== 'v1') return false;
+  u.calls.v1++;
+  let grew = false;
+  if (f.time !== null) {
+    u.first_v1_call = earlier(u.first_v1_call, f.time);
+    u.last_v1_call = later(u.last_v1_call, f.time);
+    grew = addDay(u, f.time.slice(0, 10), maxDays);
+  }
+  const place = v1Place(f.credential, f.path);
+  if (place) grew = bump(u.places, place) || grew;
+  grew = bump(u.bases, f.path.startsWith('/api/v1') ? '/api/v1' : '/v1') || grew;
+  const route = f.route ?? 'unmatched';
+  grew = bump(u.routes, route) || grew;
+  if (f.status !== null && f.status >= 400) grew = bump(u.errors, String(f.status)) || grew;
+  if (f.brownout) u.brownout_hits++;
+  if (f.route !== null && isCollection(f.route) && f.status !== null && f.status < 500) grew = countPage(u, f.route, pageOf(f.path)) || grew;
+  return grew;
+}
+
+function addDay(u: ClientUsage, day: string, maxDays: number): boolean {
+  if (u.v1_days.at(-1) === day || u.v1_days.includes(day)) return false;
+  const days = [...u.v1_days, day].sort();
+  u.v1_days = days.length > maxDays ? days.slice(days.length - maxDays) : days;
+  return true;
+}
+
+/** A page number counted into a route's walk: at most `MAX_PAGES` distinct ones, then `other`. */
+function countPage(u: ClientUsage, route: string, page: number): boolean {
+  let walk = u.walks[route];
+  const grew = walk === undefined;
+  if (!walk) u.walks[route] = walk = { pages: {}, steps: 0, jumps: 0, last: 0 };
+  const key = String(page);
+  const pageGrew = bump(walk.pages, key in walk.pages || Object.keys(walk.pages).length < MAX_PAGES ? key : 'other');
+  if (page === 1 || page === walk.last + 1) walk.steps++;
+  else walk.jumps++;
+  walk.last = page;
+  return grew || pageGrew;
+}
+
+/** Callers whose every v1 call was refused (401, 403) are not migrating: they have no plan. */
+export const refusedOnly = (u: ClientUsage) => u.calls.v1 > 0 && (u.errors['401'] ?? 0) + (u.errors['403'] ?? 0) === u.calls.v1;
+
+/** Whether a client has a migration plan: it called v1, and not only to be refused. */
+export const hasPlan = (u: ClientUsage) => u.calls.v1 > 0 && !refusedOnly(u);
+
+const addCounts = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
+  for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
+};
+
+/**
+ * `delta`'s counts added to `into`, as if its requests had come after `into`'s: the Workers store
+ * sums what each isolate counted. Page numbers stay within `MAX_PAGES` a route.
+ */
+export function mergeUsage(into: ClientUsage, delta: ClientUsage, maxDays = Number.POSITIVE_INFINITY): ClientUsage {
+  into.calls.v1 += delta.calls.v1;
+  into.calls.v2 += delta.calls.v2;
+  into.calls.v3 += delta.calls.v3;
+  into.first_v1_call = earlier(into.first_v1_call, delta.first_v1_call);
+  into.last_v1_call = later(into.last_v1_call, delta.last_v1_call);
+  into.first_v2_call = earlier(into.first_v2_call, delta.first_v2_call);
+  into.last_v2_call = later(into.last_v2_call, delta.last_v2_call);
+  addCounts(into.places, delta.places);
+  addCounts(into.bases, delta.bases);
+  addCounts(into.routes, delta.routes);
+  addCounts(into.errors, delta.errors);
+  into.brownout_hits += delta.brownout_hits;
+  for (const day of delta.v1_days) addDay(into, day, maxDays);
+  for (const [route, walk] of Object.entries(delta.walks)) {
+    const kept = (into.walks[route] ??= { pages: {}, steps: 0, jumps: 0, last: 0 });
+    for (const [page, n] of Object.entries(walk.pages)) {
+      const key = page !== 'other' && (page in kept.pages || Object.keys(kept.pages).length < MAX_PAGES) ? page : 'other';
+      kept.pages[key] = (kept.pages[key] ?? 0) + n;
+    }
+    kept.steps += walk.steps;
+    kept.jumps += walk.jumps;
+    kept.last = walk.last;
+  }
+  return into;
+}
 
 /** Every client's usage, built one request at a time. */
 export class UsageBuilder {
   private readonly clients = new Map<string, ClientUsage>();
 
   add(f: AccessFacts): void {
-    if (f.subject === null) return;
-    let u = this.clients.get(f.subject);
-    if (!u) this.clients.set(f.subject, (u = emptyUsage(f.subject)));
-    if (f.version === 'v2' || f.version === 'v3') {
-      u.calls[f.version]++;
-      if (f.time !== null && f.version === 'v2') {
-        u.first_v2_call = earlier(u.first_v2_call, f.time);
-        u.last_v2_call = later(u.last_v2_call, f.time);
-      }
-      return;
-    }
-    if (f.version !== 'v1') return;
-    u.calls.v1++;
-    if (f.time !== null) {
-      u.first_v1_call = earlier(u.first_v1_call, f.time);
-      u.last_v1_call = later(u.last_v1_call, f.time);
-      const day = f.time.slice(0, 10);
-      if (!u.v1_days.includes(day)) u.v1_days = [...u.v1_days, day].sort();
-    }
-    const place = v1Place(f.credential, f.path);
-    if (place) u.places[place] = (u.places[place] ?? 0) + 1;
-    bump(u.bases, f.path.startsWith('/api/v1') ? '/api/v1' : '/v1');
-    const route = f.route ?? 'unmatched';
-    bump(u.routes, route);
-    if (f.status !== null && f.status >= 400) bump(u.errors, String(f.status));
-    if (f.brownout) u.brownout_hits++;
-    if (f.route !== null && isCollection(f.route) && f.status !== null && f.status < 500) this.page(u, f.route, pageOf(f.path));
-  }
-
-  private page(u: ClientUsage, route: string, page: number): void {
-    const walk = (u.walks[route] ??= { pages: {}, steps: 0, jumps: 0, last: 0 });
-    const key = String(page);
-    if (key in walk.pages || Object.keys(walk.pages).length < MAX_PAGES) bump(walk.pages, key);
-    else bump(walk.pages, 'other');
-    if (page === 1 || page === walk.last + 1) walk.steps++;
-    else walk.jumps++;
-    walk.last = page;
+    if (!counted(f)) return;
+    const subject = f.subject!;
+    let u = this.clients.get(subject);
+    if (!u) this.clients.set(subject, (u = emptyUsage(subject)));
+    countRequest(u, f);
   }
 
   /** The clients, most v1 calls first. */

@@ -8,6 +8,7 @@ import { legacyCredentials } from './legacy-credentials';
 import { legacyErrors } from './legacy-errors';
 import { noCors } from './no-cors';
 import { noEnumerations } from './no-enumerations';
+import { noMigrationPlan } from './no-migration-plan';
 import { pagesOfTen } from './pages-of-ten';
 import { totalOnlyMeta } from './total-only-meta';
 import { uppercaseEnums } from './uppercase-enums';
@@ -31,6 +32,7 @@ export function v1(config: Config): Version {
       totalOnlyMeta,
       legacyErrors,
       noEnumerations,
+      noMigrationPlan,
       noCors,
       deprecation(config),
     ],
