@@ -202,9 +202,10 @@ function deprecationItem(u: ClientUsage, ctx: PlanContext): PlanItem {
   };
 }
 
-/** The plan of one client that called v1. */
+/** The plan of one client: empty when it made no v1 call. */
 export function migrationPlan(u: ClientUsage, ctx: PlanContext): MigrationPlan {
-  const items = [...credentialItems(u), ...routeItems(u, ctx), ...errorItem(u), deprecationItem(u, ctx)];
+  // A client with no v1 call has nothing to change (one that reads its plan before any call, or has moved).
+  const items = u.calls.v1 === 0 ? [] : [...credentialItems(u), ...routeItems(u, ctx), ...errorItem(u), deprecationItem(u, ctx)];
   // Keys in URLs first, then the rest in the guide's order.
   items.sort((a, b) => Number(b.urgent ?? false) - Number(a.urgent ?? false));
   return {

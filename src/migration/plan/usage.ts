@@ -24,6 +24,8 @@ export interface PageWalk {
   steps: number;
   /** Requests for any other page: page numbers the client computes. */
   jumps: number;
+  /** The first page and the last page asked, so counts made apart (one isolate's, another's) join up. */
+  first: number;
   last: number;
 }
 
@@ -173,7 +175,7 @@ function addDay(u: ClientUsage, day: string, maxDays: number): boolean {
 function countPage(u: ClientUsage, route: string, page: number): boolean {
   let walk = u.walks[route];
   const grew = walk === undefined;
-  if (!walk) u.walks[route] = walk = { pages: {}, steps: 0, jumps: 0, last: 0 };
+  if (!walk) u.walks[route] = walk = { pages: {}, steps: 0, jumps: 0, first: page, last: 0 };
   const key = String(page);
   const pageGrew = bump(walk.pages, key in walk.pages || Object.keys(walk.pages).length < MAX_PAGES ? key : 'other');
   if (page === 1 || page === walk.last + 1) walk.steps++;
@@ -211,13 +213,19 @@ export function mergeUsage(into: ClientUsage, delta: ClientUsage, maxDays = Numb
   into.brownout_hits += delta.brownout_hits;
   for (const day of delta.v1_days) addDay(into, day, maxDays);
   for (const [route, walk] of Object.entries(delta.walks)) {
-    const kept = (into.walks[route] ??= { pages: {}, steps: 0, jumps: 0, last: 0 });
+    const kept = into.walks[route];
+    if (!kept) {
+      into.walks[route] = structuredClone(walk);
+      continue;
+    }
     for (const [page, n] of Object.entries(walk.pages)) {
       const key = page !== 'other' && (page in kept.pages || Object.keys(kept.pages).length < MAX_PAGES) ? page : 'other';
       kept.pages[key] = (kept.pages[key] ?? 0) + n;
     }
-    kept.steps += walk.steps;
-    kept.jumps += walk.jumps;
+    // The delta's first page was judged against no page before it: it is a step when it follows `into`'s last.
+    const joined = walk.first !== 1 && walk.first === kept.last + 1 ? 1 : 0;
+    kept.steps += walk.steps + joined;
+    kept.jumps += walk.jumps - joined;
     kept.last = walk.last;
   }
   return into;
