@@ -44,6 +44,15 @@ describe.skipIf(!PROMETHEUS && !PROMTOOL)('a real gateway process with METRICS_P
       expect(text).toContain(`# HELP ${name} `);
   });
 
+  it('counts the v1 clients it served by migration status, never naming one', async () => {
+    await mixedRound(observed!.origin, 0);
+    const text = await (await fetch(`http://${observed!.metricsTarget}/metrics`)).text();
+    const series = [...text.matchAll(/^gateway_v1_clients\{status="([^"]+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]);
+    // The load's one project calls v1 with three credential places and v2 too: one client, started.
+    expect(Object.fromEntries(series)).toEqual({ 'not started': 0, started: 1, moved: 0, 'at risk': 0 });
+    expect(text).not.toMatch(/gateway_v1_clients\{[^}]*project/);
+  });
+
   it.skipIf(!PROMTOOL)(
     `the exposition under load passes promtool check metrics${PROMTOOL ? '' : ' (SKIPPED: promtool not installed)'}`,
     async () => {
