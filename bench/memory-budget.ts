@@ -11,6 +11,7 @@ import { DETAIL_CACHE_BYTES, REWRITTEN_BYTES } from '../src/routes/resources';
 import { RESULT_CACHE_BYTES } from '../src/services/bundled/result-cache';
 import { DEFAULT_PIECE_BYTES } from '../src/services/bundled/compiled/piece-cache';
 import { RATE_LIMIT_BYTES } from '../src/services/rate-limit/memory-rate-limiter';
+import { USAGE_BYTES } from '../src/migration/plan/usage-store';
 
 const MiB = 2 ** 20;
 
@@ -26,6 +27,7 @@ export const CACHE_CAPS: Record<string, number> = {
   'secrets that authenticated lately (API credentials; token-endpoint clients)': 2 * KNOWN_GOOD_BYTES,
   'host verdicts': KNOWN_HOST_BYTES,
   'log lines waiting for a slow reader': LOG_QUEUE_MAX_BYTES,
+  "clients' usage, for their migration plans": USAGE_BYTES,
 };
 
 /**
