@@ -114,6 +114,7 @@ export const GROUPS: MutationGroup[] = [
       'deprecation',
       'no-cors',
       'no-enumerations',
+      'no-migration-plan',
       'total-only-meta',
     ].map((n) => `src/versions/v1/${n}.ts`),
     tests: tests('v1-changes', 'brownouts'),
@@ -133,7 +134,11 @@ export const GROUPS: MutationGroup[] = [
     tests: tests('version-facts'),
   },
   { name: 'migration-compare', mutate: migration('compare', 'sampling'), tests: tests('parity-compare', 'sampling') },
-  { name: 'migration-plans', mutate: migration('plan/plan', 'plan/usage'), tests: tests('client-plans') },
+  {
+    name: 'migration-plans',
+    mutate: [...migration('plan/plan', 'plan/usage', 'plan/usage-store', 'plan/examples'), ...routes('migration-plan')],
+    tests: tests('client-plans', 'usage-store'),
+  },
   {
     name: 'migration-pure',
     mutate: [...core('intervals', 'route-template'), ...migration('v1-routes', 'forward')],
@@ -178,9 +183,22 @@ export const GROUPS: MutationGroup[] = [
   },
   {
     name: 'openapi',
-    mutate: ['allow', 'docs-assets', 'docs-page', 'docs-script', 'document', 'edit', 'errors', 'names', 'operations', 'prune', 'route', 'schemas', 'types'].map(
-      (n) => `src/openapi/${n}.ts`,
-    ),
+    mutate: [
+      'allow',
+      'docs-assets',
+      'docs-page',
+      'docs-script',
+      'document',
+      'edit',
+      'errors',
+      'migration-plan',
+      'names',
+      'operations',
+      'prune',
+      'route',
+      'schemas',
+      'types',
+    ].map((n) => `src/openapi/${n}.ts`),
     tests: tests('openapi-agreement', 'openapi-documents', 'openapi', 'methods', 'version-facts'),
     ignoreStatic: true,
   },
@@ -305,8 +323,9 @@ export const EXCLUDED: Record<string, string> = {
   'src/services/rate-limit/durable-object-rate-limiter.ts': WORKERD_ONLY,
   'src/services/cache/cache-api-response-cache.ts': `the Cache API response cache of the Workers entry: ${WORKERD_ONLY}`,
   'src/worker.ts': `the Workers entry: ${WORKERD_ONLY}`,
+  'src/migration/plan/durable-object-usage-store.ts': `the Workers store of clients' usage: ${WORKERD_ONLY}`,
   ...Object.fromEntries(
-    ['analytics', 'connection', 'dataset', 'docs-assets', 'env.d', 'gateway', 'misconfigured', 'rate-limiter-object'].map((n) => [
+    ['analytics', 'connection', 'dataset', 'docs-assets', 'env.d', 'gateway', 'misconfigured', 'rate-limiter-object', 'usage-object'].map((n) => [
       `src/worker/${n}.ts`,
       `part of the Workers entry: ${WORKERD_ONLY}`,
     ]),
