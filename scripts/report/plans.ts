@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { planExample } from '../../src/migration/plan/examples';
+import { progressChart } from './progress-chart';
 import { migrationPlan, type MigrationPlan, type PlanStatus } from '../../src/migration/plan/plan';
 import { type ClientUsage, hasPlan, refusedOnly } from '../../src/migration/plan/usage';
 
@@ -49,10 +50,12 @@ const DAY_MS = 86_400_000;
  * Progress by day: each client's status as of the end of each day from the first call in the
  * logs to the last (moved: no v1 call in the 7 days up to it).
  */
-export function progressByDay(clients: readonly ClientUsage[]): Array<{ day: string } & Record<PlanStatus, number>> {
+export type ProgressRow = { day: string } & Record<PlanStatus, number>;
+
+export function progressByDay(clients: readonly ClientUsage[]): ProgressRow[] {
   const days = clients.flatMap((c) => [...c.v1_days, c.first_v2_call?.slice(0, 10) ?? []].flat()).sort();
   if (days.length === 0) return [];
-  const rows = [];
+  const rows: ProgressRow[] = [];
   for (let t = Date.parse(days[0]!); t <= Date.parse(days.at(-1)!); t += DAY_MS) {
     const day = new Date(t).toISOString().slice(0, 10);
     const weekAgo = new Date(t - 6 * DAY_MS).toISOString().slice(0, 10);
@@ -102,7 +105,12 @@ export async function writeClientPlans(dir: string, usage: readonly ClientUsage[
   md.push('| Client | Contact | Status | v1 calls | Last v1 call | Plan |', '|---|---|---|---:|---|---|');
   for (const c of index.clients) md.push(`| ${c.subject} | ${c.contact ?? '–'} | ${c.status} | ${c.v1_calls} | ${c.last_v1_call ?? '–'} | [plan](${c.plan}) |`);
   md.push('', `Callers whose every v1 call was refused (no plan): ${refused.map((u) => u.subject).join(', ') || 'none'}.`, '');
-  md.push('## Progress by day', '', '| Day | Not started | Started | Moved |', '|---|---:|---:|---:|');
+  md.push('## Progress by day', '');
+  if (progress.length > 0) {
+    writeFileSync(join(dir, 'progress.svg'), progressChart(progress));
+    md.push('![Clients not started, started and moved, by day](progress.svg)', '');
+  }
+  md.push('| Day | Not started | Started | Moved |', '|---|---:|---:|---:|');
   for (const row of progress) md.push(`| ${row.day} | ${row['not started']} | ${row.started} | ${row.moved} |`);
   writeFileSync(join(dir, 'index.md'), `${md.join('\n')}\n`);
   return plans;

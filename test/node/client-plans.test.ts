@@ -214,6 +214,15 @@ describe('migration plans per client, from its own traffic', () => {
     expect(changes(plan)).not.toContain('legacy-errors');
   });
 
+  it('draws the progress beside its table: one point a day for each status', () => {
+    const md = readFileSync(join(dir, 'plans', 'index.md'), 'utf8');
+    expect(md).toContain('](progress.svg)');
+    const svg = readFileSync(join(dir, 'plans', 'progress.svg'), 'utf8');
+    const lines = [...svg.matchAll(/<polyline data-status="([^"]+)" points="([^"]*)"/g)];
+    expect(lines.map((m) => m[1])).toEqual(['not started', 'started', 'moved']);
+    for (const m of lines) expect(m[2]!.split(' ')).toHaveLength(index.progress.length);
+  });
+
   it('progress by day counts each client once a day', () => {
     const last = index.progress.at(-1);
     expect(last.day).toBe('2026-12-01');
