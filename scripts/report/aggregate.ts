@@ -150,6 +150,9 @@ export class ReportBuilder {
   private comparison(message: string, line: Line): void {
     this.lines.comparisons++;
     const route = str(line.route) ?? 'unknown';
+    const subject = str(line.subject);
+    if (subject !== null && message === 'v1 comparison') this.usage.compared(subject, { matched: line.matched === true });
+    if (subject !== null && message === 'v1 parity') this.usage.compared(subject, { jsonPath: str(line.json_path) ?? 'unknown' });
     let counts = this.routes.get(route);
     if (!counts) this.routes.set(route, (counts = { compared: 0, matched: 0, not_made: 0 }));
     if (message === 'v1 comparison') {

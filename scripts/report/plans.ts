@@ -27,6 +27,15 @@ export function planMarkdown(plan: MigrationPlan): string {
     `v1 calls: ${plan.calls.v1} (first ${plan.first_v1_call ?? '–'}, last ${plan.last_v1_call ?? '–'}); v2 calls: ${plan.calls.v2}${plan.first_v2_call ? ` (from ${plan.first_v2_call})` : ''}.`,
     '',
   );
+  if (plan.parity) {
+    const where = Object.entries(plan.parity.paths).sort((a, b) => b[1] - a[1]);
+    out.push(
+      `Compared with the legacy backend: ${plan.parity.answers} of its v1 answers, ${plan.parity.differed} different${
+        where.length > 0 ? ` (${where.map(([path, n]) => `\`${path}\` ${n}`).join(', ')})` : ''
+      }. A difference is where the gateway's v1 answer is not the legacy backend's: check those fields before v1 is answered by the gateway.`,
+      '',
+    );
+  }
   for (const [i, item] of plan.items.entries()) {
     out.push(
       `## ${i + 1}. \`${item.change}\`${item.urgent ? ' (first)' : ''}`,

@@ -8,6 +8,8 @@ const MAX_VALUE_CHARS = 200;
 export interface Comparison {
   requestId: string;
   traceId: string;
+  /** The caller (`project:<id>`), so a client's plan can say how its own v1 answers compared. */
+  subject: string | null;
   /** `GET /species/{id}` */
   route: string;
   /** The caller's path and query, credentials redacted. */
@@ -27,7 +29,7 @@ function shown(value: unknown): unknown {
 
 /** The line of a comparison that could not be made, counted apart from differences. */
 export function notMade(
-  c: Pick<Comparison, 'requestId' | 'traceId' | 'route' | 'path'>,
+  c: Pick<Comparison, 'requestId' | 'traceId' | 'subject' | 'route' | 'path'>,
   answeredBy: Comparison['answeredBy'],
   reason: string,
   log: (line: LogLine) => void,
@@ -38,6 +40,7 @@ export function notMade(
     message: 'v1 comparison not made',
     request_id: c.requestId,
     trace_id: c.traceId,
+    subject: c.subject,
     route: c.route,
     path: c.path,
     answered_by: answeredBy,
@@ -54,7 +57,7 @@ export function notMade(
  * with how it came out, for the metrics.
  */
 export async function compareInBackground(c: Comparison, ignore: readonly string[], log: (line: LogLine) => void): Promise<ComparisonResult> {
-  const about = { request_id: c.requestId, trace_id: c.traceId, route: c.route, path: c.path, answered_by: c.answeredBy };
+  const about = { request_id: c.requestId, trace_id: c.traceId, subject: c.subject, route: c.route, path: c.path, answered_by: c.answeredBy };
   let answered: Side;
   let other: Side;
   try {

@@ -38,7 +38,14 @@ export function v1Migration(settings: MigrationConfig, services: Services, facad
     if (!route) return next();
     requireAccess(c, route.resource);
     const compare = sampled(c.get('requestId'), settings.comparePercent);
-    const about = { requestId: c.get('requestId'), traceId: c.get('trace').traceId, route: route.template, path: redactedTarget(c.req.url) };
+    const caller = c.get('caller');
+    const about = {
+      requestId: c.get('requestId'),
+      traceId: c.get('trace').traceId,
+      subject: caller ? `${caller.principal.kind}:${caller.principal.id}` : null,
+      route: route.template,
+      path: redactedTarget(c.req.url),
+    };
     const inBackground = (answeredBy: 'facade' | 'legacy', answered: () => Promise<Side>, other: () => Promise<Side>) =>
       services.afterResponse(c, async () => {
         // Past this many at once the gateway is busy: callers come first, the comparison is skipped.

@@ -46,7 +46,7 @@ export function migrationPlanSchemas(): Record<string, JsonSchema> {
   };
   const plan: JsonSchema = {
     type: 'object',
-    required: ['subject', 'contact', 'status', 'calls', 'first_v1_call', 'last_v1_call', 'first_v2_call', 'brownout_hits', 'items'],
+    required: ['subject', 'contact', 'status', 'calls', 'first_v1_call', 'last_v1_call', 'first_v2_call', 'brownout_hits', 'parity', 'items'],
     properties: {
       subject: text('`project:<id>`, `member:<id>` or `client:<id>`: the caller.'),
       contact: { type: ['string', 'null'], description: 'The owner contact on record.' },
@@ -56,6 +56,17 @@ export function migrationPlanSchemas(): Record<string, JsonSchema> {
       last_v1_call: instant('The last v1 call counted.'),
       first_v2_call: instant('The first v2 call counted.'),
       brownout_hits: { type: 'integer', minimum: 0, description: 'v1 calls answered 410 by a brownout.' },
+      parity: {
+        type: ['object', 'null'],
+        description: "Its v1 answers compared with the legacy backend: in the report's plans, read from the comparison lines where comparisons ran; null here.",
+        required: ['answers', 'differed', 'paths'],
+        properties: {
+          answers: { type: 'integer', minimum: 0 },
+          differed: { type: 'integer', minimum: 0 },
+          paths: counts('Differences by JSON path (`data[].rank`).'),
+        },
+        additionalProperties: false,
+      },
       items: { type: 'array', items: { $ref: '#/components/schemas/PlanItem' } },
     },
     additionalProperties: false,

@@ -5,6 +5,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sampled } from '../../src/migration/sampling';
+import { ReportBuilder } from '../../scripts/report/aggregate';
 import { expectedSampled } from '../support/sampling';
 import { afterNodeResponse } from '../../src/node/connection';
 import { json } from '../support/harness';
@@ -160,6 +161,16 @@ describe('v1 parity, the facade answering, legacy compared (V1_COMPARE_PERCENT=1
       .filter((l) => l.matched)
       .map((l) => l.route);
     expect(matched).toContain('GET /genus/{id}');
+    // Each line names the caller, so the report's plan of that client says how its own answers compared.
+    const lines = [...t.lines('v1 comparison'), ...t.lines('v1 parity')];
+    expect(new Set(lines.map((l) => l.subject))).toEqual(new Set(['project:demo']));
+    const report = new ReportBuilder();
+    for (const line of t.logs) report.add(line);
+    const client = report.usage.result().find((u) => u.subject === 'project:demo')!;
+    const comparisons = t.lines('v1 comparison');
+    expect(client.compared).toMatchObject({ answers: comparisons.length, differed: comparisons.filter((l) => !l.matched).length });
+    expect(client.compared.paths.rank).toBe(2);
+    expect(client.compared.paths['data[].flower_or_seed']).toBe(2);
   });
 
   it('leaves out V1_COMPARE_IGNORE paths', async () => {

@@ -40,6 +40,8 @@ export interface MigrationPlan {
   last_v1_call: string | null;
   first_v2_call: string | null;
   brownout_hits: number;
+  /** Its v1 answers compared with the legacy backend, where comparisons ran (else null). */
+  parity: ClientUsage['compared'] | null;
   items: PlanItem[];
 }
 
@@ -217,6 +219,7 @@ export function migrationPlan(u: ClientUsage, ctx: PlanContext): MigrationPlan {
     last_v1_call: u.last_v1_call,
     first_v2_call: u.first_v2_call,
     brownout_hits: u.brownout_hits,
+    parity: u.compared.answers > 0 ? u.compared : null,
     items,
   };
 }

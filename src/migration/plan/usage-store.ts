@@ -41,6 +41,7 @@ export function usageBytes(u: ClientUsage): number {
   bytes += membersBytes(u.places) + membersBytes(u.bases) + membersBytes(u.routes) + membersBytes(u.errors);
   for (const route in u.walks) bytes += MEMBER_BYTES + keyBytes(route) + 4 * OBJECT_BYTES + membersBytes(u.walks[route]!.pages);
   bytes += u.v1_days.length * (MEMBER_BYTES + keyBytes('2026-01-01'));
+  bytes += OBJECT_BYTES + membersBytes(u.compared.paths);
   return bytes;
 }
 

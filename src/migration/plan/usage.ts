@@ -50,7 +50,20 @@ export interface ClientUsage {
   brownout_hits: number;
   /** Days (`YYYY-MM-DD`) with at least one v1 call, in order. */
   v1_days: string[];
+  /** Its v1 answers compared with the legacy backend (the report's comparison lines). */
+  compared: Parity;
 }
+
+/** Shadow comparisons of a client's v1 answers: how many, how many differed, where (JSON paths). */
+export interface Parity {
+  answers: number;
+  differed: number;
+  /** Differences by JSON path (`data[].rank`), at most `MAX_PATHS`, then `other`. */
+  paths: Record<string, number>;
+}
+
+/** Distinct JSON paths of differences kept a client. */
+export const MAX_PATHS = 16;
 
 /** The facts of one request the plan reads: the access line's members of the same names. */
 export interface AccessFacts {
@@ -116,6 +129,7 @@ export function emptyUsage(subject: string): ClientUsage {
     errors: {},
     brownout_hits: 0,
     v1_days: [],
+    compared: { answers: 0, differed: 0, paths: {} },
   };
 }
 
@@ -211,6 +225,12 @@ export function mergeUsage(into: ClientUsage, delta: ClientUsage, maxDays = Numb
   addCounts(into.routes, delta.routes);
   addCounts(into.errors, delta.errors);
   into.brownout_hits += delta.brownout_hits;
+  into.compared.answers += delta.compared.answers;
+  into.compared.differed += delta.compared.differed;
+  for (const [path, n] of Object.entries(delta.compared.paths)) {
+    const key = path !== 'other' && (path in into.compared.paths || Object.keys(into.compared.paths).length < MAX_PATHS) ? path : 'other';
+    into.compared.paths[key] = (into.compared.paths[key] ?? 0) + n;
+  }
   for (const day of delta.v1_days) addDay(into, day, maxDays);
   for (const [route, walk] of Object.entries(delta.walks)) {
     const kept = into.walks[route];
@@ -241,6 +261,20 @@ export class UsageBuilder {
     let u = this.clients.get(subject);
     if (!u) this.clients.set(subject, (u = emptyUsage(subject)));
     countRequest(u, f);
+  }
+
+  /** A comparison of one of the client's v1 answers: made (`matched` or not), or one JSON path that differed. */
+  compared(subject: string, f: { matched: boolean } | { jsonPath: string }): void {
+    let u = this.clients.get(subject);
+    if (!u) this.clients.set(subject, (u = emptyUsage(subject)));
+    const parity = u.compared;
+    if ('matched' in f) {
+      parity.answers++;
+      if (!f.matched) parity.differed++;
+      return;
+    }
+    const full = !(f.jsonPath in parity.paths) && Object.keys(parity.paths).length >= MAX_PATHS;
+    bump(parity.paths, full ? 'other' : f.jsonPath);
   }
 
   /** The clients, most v1 calls first. */
