@@ -105,7 +105,14 @@ function steered(env: Record<string, string>) {
 describe('a comparison', () => {
   const about = { requestId: 'r-1', traceId: 't-1', subject: 'project:demo', route: 'GET /species/{id}', path: '/v1/species/ABBA' };
   /** What every line of a comparison the facade answered says of its request. */
-  const aboutLine = { request_id: about.requestId, trace_id: about.traceId, subject: about.subject, route: about.route, path: about.path, answered_by: 'facade' };
+  const aboutLine = {
+    request_id: about.requestId,
+    trace_id: about.traceId,
+    subject: about.subject,
+    route: about.route,
+    path: about.path,
+    answered_by: 'facade',
+  };
   const run = (answeredBy: Comparison['answeredBy'], answered: unknown, other: unknown, ignore: string[] = []) => {
     const lines: LogLine[] = [];
     const side = (v: unknown) => () => (v instanceof Error ? Promise.reject(v) : Promise.resolve({ status: 200, body: v }));
