@@ -1,5 +1,5 @@
 /**
- * `npm run bench:memory`: memory is bounded by configuration, not by traffic (CONTRACT section 22).
+ * `npm run bench:memory`: memory is bounded by configuration, not by traffic (docs/reference/operations.md).
  * Starts the gateway as `npm start` runs it (bench/processes.ts), drives the soak's mix
  * (bench/soak.ts) for `BENCH_MEMORY_MINUTES` (default 5), then 200,000 distinct search terms,
  * 200,000 unique query strings and 50,000 unknown ids; at the end collects garbage in the gateway

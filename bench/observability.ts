@@ -159,7 +159,7 @@ export async function observabilityCost(
         (v) =>
           `| ${v.name} | ${f(v.rps)} | ${f(median(v.rpsRounds))}, ${f(v.rpsRounds[0]!)}-${f(v.rpsRounds.at(-1)!)} | ${f(v.cpu)} | ${f(median(v.cpuRounds))} | ${v.rpsInstances.map(f).join(', ')} | ${meanInterval(v.rpsInstances)} |`,
       ),
-      // CONTRACT section 20's figure: metrics and trace context against neither, process by process.
+      // docs/reference/observability.md's figure: metrics and trace context against neither, process by process.
       ...[untracedKind, ...kinds.filter((kind) => BEFORE_DIRS.includes(kind.dir))].map((kind) => {
         const other = started[kinds.indexOf(kind)]!;
         const perProcess = metered.map((s, k) => alone(s).rps / alone(other[k]!).rps);

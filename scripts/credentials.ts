@@ -1,5 +1,5 @@
 /**
- * Creates, lists and revokes credentials (CONTRACT section 17): `npm run ops:credentials -- --help`.
+ * Creates, lists and revokes credentials (docs/reference/operations.md): `npm run ops:credentials -- --help`.
  * A new secret is printed once, alone on its line on standard output (`npm run --silent` keeps
  * npm's banner off it); only its SHA-256 digest is written, into the credential file (atomically)
  * or into a file for `wrangler kv bulk put`. Human messages go to standard error.

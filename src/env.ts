@@ -30,11 +30,11 @@ export interface Services {
   rateLimiter: RateLimiter;
   /** TLS and peer address of a request, as only the runtime's entry can know them. */
   connection: ConnectionFacts;
-  /** The caller closed its connection before its answer was written (CONTRACT section 18: logged as aborted). */
+  /** The caller closed its connection before its answer was written (docs/reference/requests.md: logged as aborted). */
   clientGone(c: Context<AppEnv>): boolean;
   /** SHA-256 hex of a presented secret: WebCrypto by default, a synchronous hash where the runtime has one (Node). */
   digest(text: string): MaybePromise<string>;
-  /** `LEGACY_V1_URL`'s backend (CONTRACT section 16), when one is configured. */
+  /** `LEGACY_V1_URL`'s backend (docs/reference/migration.md), when one is configured. */
   legacy?: LegacyBackend;
   /**
    * Runs `task` once the caller has its answer, without delaying it: after the Node response is
@@ -49,7 +49,7 @@ export interface Services {
   recordRequest?: RecordRequest;
   /** What each client did, for its self-service migration plan; absent: nothing is counted and every plan is empty. */
   usage?: UsageStore;
-  /** Rates, errors and latency (CONTRACT section 20): Prometheus on Node, nothing unless configured. */
+  /** Rates, errors and latency (docs/reference/observability.md): Prometheus on Node, nothing unless configured. */
   metrics: Metrics;
 }
 
@@ -63,7 +63,7 @@ export interface Caller {
 export interface AppEnv {
   Variables: {
     requestId: string;
-    /** The request's trace (CONTRACT section 20): its id, and what its backends did. */
+    /** The request's trace (docs/reference/observability.md): its id, and what its backends did. */
     trace: RequestTrace;
     /** The caller's own `Svc-Request-Id`, when it is a valid token: logged, never the gateway's id. */
     clientRequestId?: string;
@@ -81,7 +81,7 @@ export interface AppEnv {
     logFlags: string[];
     /** The log label of a credential the failure throttle refused unchecked (its place, never the secret). */
     throttledCredential?: string;
-    /** A refused credential, for the access-log line (CONTRACT section 18); never the secret. */
+    /** A refused credential, for the access-log line (docs/reference/requests.md); never the secret. */
     authFailure?: AuthFailureLog;
     /** The policies' response headers, merged once into the response (src/policies/response-headers.ts). */
     responseHeaders?: ResponseHeaders;

@@ -57,18 +57,18 @@ function packageVersion(): string {
 /**
  * Starts the gateway; with `--check` (`npm run check`) only validates the configuration, the
  * credential file and the dataset as start-up does, prints the start-up summary and exits 0
- * without listening, like `nginx -t` (CONTRACT section 21).
+ * without listening, like `nginx -t` (docs/reference/operations.md).
  */
 export async function main(argv: readonly string[] = []): Promise<void> {
   const { check } = readArguments(argv);
   const started = performance.now();
   const config = parseConfig(process.env);
-  // Demo secrets serve loopback only, unless the operator allowed them (CONTRACT section 22).
+  // Demo secrets serve loopback only, unless the operator allowed them (docs/reference/operations.md).
   const demoAllowed = demoSecretsBeyondLoopback(config);
   if (demoAllowed) warn(demoAllowed);
   if (!config.tokenSigningSecret) warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-process secret.');
   configWarnings(config, systemClock.now()).forEach(warn);
-  // Upstream mode (CONTRACT section 12) never loads the bundled dataset.
+  // Upstream mode (docs/reference/operations.md) never loads the bundled dataset.
   const bundled = config.upstreamUrl ? undefined : bundledSource(check ? 'hashes' : 'sizes');
   const log = batchedStdoutLog();
   // The check opens no listener: it validates what this process reads.

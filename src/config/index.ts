@@ -1,5 +1,5 @@
 /**
- * The configuration (CONTRACT section 1), parsed once at an entry: its types, the parse, the
+ * The configuration (docs/reference/operations.md), parsed once at an entry: its types, the parse, the
  * start-up warnings and the masked description for the start-up line. The rest of src/ imports
  * it from here.
  */

@@ -3,7 +3,7 @@ import { ConfigError } from './error';
 import type { Readers } from './readers';
 import type { MigrationConfig } from './types';
 
-/** The migration controls (CONTRACT section 16): `LEGACY_V1_URL`, `V1_ANSWER`, `V1_COMPARE_*`, `V1_BROWNOUTS`. */
+/** The migration controls (docs/reference/migration.md): `LEGACY_V1_URL`, `V1_ANSWER`, `V1_COMPARE_*`, `V1_BROWNOUTS`. */
 export function parseMigration({ text, url }: Pick<Readers, 'text' | 'url'>): MigrationConfig {
   const legacyUrl = url('LEGACY_V1_URL');
   if (legacyUrl) {

@@ -2,7 +2,7 @@ import type { Interval } from '../core/intervals';
 
 /**
  * The one typed configuration, parsed once at an entry from environment variables (Node) or
- * `[vars]`/bindings (Workers) with the same names. CONTRACT section 1.
+ * `[vars]`/bindings (Workers) with the same names. docs/reference/operations.md.
  */
 export interface Config {
   port: number;
@@ -14,7 +14,7 @@ export interface Config {
   serviceName: string;
   docsUrl: string;
   trustProxy: boolean;
-  /** Continue an incoming W3C `traceparent` (CONTRACT section 20); otherwise every request starts a trace. */
+  /** Continue an incoming W3C `traceparent` (docs/reference/observability.md); otherwise every request starts a trace. */
   trustTraceparent: boolean;
   /** Node: `OTEL_EXPORTER_OTLP_ENDPOINT`, where spans are exported over OTLP/HTTP; unset, nothing is exported or loaded. */
   otlpEndpoint: string | undefined;
@@ -25,17 +25,16 @@ export interface Config {
   tokenRateLimitPerMinute: number;
   /**
    * Workers: `local` decides rate limits and the failure throttle in the isolate, reconciling with
-   * the Durable Object after the response; `exact` asks the object first (CONTRACT section 23).
+   * the Durable Object after the response; `exact` asks the object first (docs/reference/operations.md).
    */
   rateLimitMode: 'local' | 'exact';
   upstream: UpstreamTuning;
   migration: MigrationConfig;
-  /** Node listen address (CONTRACT section 17); loopback by default (section 22). */
+  /** Node listen address (docs/reference/operations.md); loopback by default (docs/reference/operations.md). */
   host: string;
   /**
    * `DEMO_CREDENTIALS=allow`: the bundled demo credentials and a random signing secret may serve
-   * where the Node gateway listens beyond loopback, or a worker has no credential store (CONTRACT
-   * section 22). Unset, they are refused there.
+   * where the Node gateway listens beyond loopback, or a worker has no credential store (docs/reference/operations.md). Unset, they are refused there.
    */
   demoCredentials: boolean;
   /** The date settings the operator gave (not defaulted): a passed default does not warn. */
@@ -44,11 +43,11 @@ export interface Config {
   redisUrl: string | undefined;
   hostile: HostileInputConfig;
   shutdown: ShutdownConfig;
-  /** Node: the Prometheus listener (CONTRACT section 20); no port, no listener. */
+  /** Node: the Prometheus listener (docs/reference/observability.md); no port, no listener. */
   metrics: { port: number | undefined; host: string };
 }
 
-/** Graceful stop on Node (CONTRACT section 21). */
+/** Graceful stop on Node (docs/reference/operations.md). */
 export interface ShutdownConfig {
   /** How long the listener keeps accepting after the signal, while `/readyz` already says 503. */
   delayMs: number;
@@ -56,7 +55,7 @@ export interface ShutdownConfig {
   timeoutMs: number;
 }
 
-/** Defences against hostile input and abuse (CONTRACT section 18). */
+/** Defences against hostile input and abuse (docs/reference/requests.md). */
 export interface HostileInputConfig {
   /** `PUBLIC_HOSTS`: lower-case `host` or `host:port` entries; empty: any syntactically valid host. */
   publicHosts: string[];
@@ -68,7 +67,7 @@ export interface HostileInputConfig {
   maxConnections: number;
 }
 
-/** Migration controls (CONTRACT section 16); the legacy backend shares `upstream`'s resilience settings. */
+/** Migration controls (docs/reference/migration.md); the legacy backend shares `upstream`'s resilience settings. */
 export interface MigrationConfig {
   /** `LEGACY_V1_URL` without a trailing slash, version segment included. */
   legacyUrl: string | undefined;
@@ -80,7 +79,7 @@ export interface MigrationConfig {
   brownouts: Interval[];
 }
 
-/** Resilience settings of upstream mode (section 12); documented in the README. */
+/** Resilience settings of upstream mode (docs/reference/operations.md); documented in the README. */
 export interface UpstreamTuning {
   timeoutMs: number;
   retries: number;

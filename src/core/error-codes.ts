@@ -1,7 +1,7 @@
-/** The one table of error codes: status, title and problem slug. CONTRACT section 6. */
+/** The one table of error codes: status, title and problem slug. docs/reference/errors.md. */
 export const ERROR_CODES = {
   'svc/invalidParameter': { status: 400, title: 'Invalid parameter' },
-  // Requests the HTTP layer refuses before any route sees them (CONTRACT section 18).
+  // Requests the HTTP layer refuses before any route sees them (docs/reference/requests.md).
   'svc/malformedRequest': { status: 400, title: 'Malformed request' },
   'auth/missingCredential': { status: 401, title: 'Credential missing' },
   'auth/invalidCredential': { status: 401, title: 'Credential not valid' },

@@ -10,7 +10,7 @@ const ORDER_PARAM = /^order\[(.*)\]$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point of this rule.
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
-/** `page`, `q` and `order[...]` of a collection request, validated (CONTRACT section 4). */
+/** `page`, `q` and `order[...]` of a collection request, validated (docs/reference/interface.md). */
 export function parseListQuery(params: QueryParams, resource: ResourceName): ListQuery {
   const single = (name: string): string | undefined => {
     const values = params.getAll(name);
@@ -47,7 +47,7 @@ export function parseListQuery(params: QueryParams, resource: ResourceName): Lis
   return { q: rawQ === '' ? undefined : rawQ, order, page: rawPage === undefined ? 1 : Number(rawPage) };
 }
 
-/** CONTRACT section 18: a `q` with a control character, or one that folds to nothing, is refused (it would match nothing, or everything). */
+/** docs/reference/requests.md: a `q` with a control character, or one that folds to nothing, is refused (it would match nothing, or everything). */
 function checkSearchText(q: string): void {
   if (CONTROL_CHARACTER.test(q)) {
     throw new ApiError('svc/invalidParameter', '"q" must not hold control characters (U+0000 to U+001F, U+007F to U+009F).');

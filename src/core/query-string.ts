@@ -4,7 +4,7 @@
 export const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set(['key', 'token']);
 
 /**
- * Every name a credential goes by, as a query parameter or a header (CONTRACT section 18), lower
+ * Every name a credential goes by, as a query parameter or a header (docs/reference/requests.md), lower
  * case. Callers put secrets under these names whether or not the gateway reads them, so logs and
  * forwarded requests drop them all, in any letter case.
  */

@@ -1,4 +1,4 @@
-/** Canonical (v2) record shapes: the only shapes the core knows. CONTRACT section 3. */
+/** Canonical (v2) record shapes: the only shapes the core knows. docs/reference/interface.md. */
 
 export interface ColorTrait {
   /** UPPERCASE tokens, e.g. ["YELLOW", "WHITE"]; null when unknown. */

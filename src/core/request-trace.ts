@@ -4,7 +4,7 @@ import { formatTraceparent, newSpanId, newTraceId, type TraceParent } from './tr
 export type BackendName = 'upstream' | 'legacy';
 
 /**
- * How a call to a backend ended (CONTRACT section 20): an answer the gateway used, no answer in
+ * How a call to a backend ended (docs/reference/observability.md): an answer the gateway used, no answer in
  * time, no connection, a 5xx, not called because the breaker is open, or an answer it could not
  * use (a malformed body, a refused gateway credential, an unexpected status).
  */
@@ -37,7 +37,7 @@ export interface BackendAttempt {
 }
 
 /**
- * A request's trace (CONTRACT section 20): its id (the caller's with `TRUST_TRACEPARENT`, else
+ * A request's trace (docs/reference/observability.md): its id (the caller's with `TRUST_TRACEPARENT`, else
  * a new one), the gateway's own span, and what its backends did, for the access line. Each call
  * to a backend gets a span id of its own under the gateway's span.
  */
@@ -45,7 +45,7 @@ export class RequestTrace {
   private ownSpan: string | undefined;
   /** The calls to backends made for this request, in order; undefined while there are none. */
   calls: BackendCall[] | undefined;
-  /** How the last upstream read was answered (section 20: the access line's upstream cache result). */
+  /** How the last upstream read was answered (docs/reference/observability.md: the access line's upstream cache result). */
   cache: CacheResult | undefined;
   /** Each HTTP request made to a backend for this request, for a tracing exporter. */
   attempts: BackendAttempt[] | undefined;

@@ -6,7 +6,7 @@ export function fold(text: string): string {
     .toLowerCase();
 }
 
-/** Text order of `order[...]`: case- and accent-insensitive (CONTRACT section 4). */
+/** Text order of `order[...]`: case- and accent-insensitive (docs/reference/interface.md). */
 export const textCollator = new Intl.Collator('en', { sensitivity: 'base' });
 
 /** Default order of ids: numeric-aware, so `ABAM2` sorts before `ABAM10`. */

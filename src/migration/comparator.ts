@@ -51,7 +51,7 @@ export function notMade(
 
 /**
  * Runs one comparison after the caller has been answered and writes its log lines: one
- * `v1 parity` warning per JSON path that differs (CONTRACT section 16), one `v1 comparison`
+ * `v1 parity` warning per JSON path that differs (docs/reference/migration.md), one `v1 comparison`
  * line saying the comparison was made and how it came out (the report's denominator), or one
  * `v1 comparison not made` line when the other side could not answer. Never throws; resolves
  * with how it came out, for the metrics.

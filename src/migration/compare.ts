@@ -24,7 +24,7 @@ const idsOf = (list: Json[]): string[] | undefined =>
 const join = (parent: string, key: string) => (parent === '' ? key : `${parent}.${key}`);
 
 /**
- * The differences between the facade's and the legacy backend's answer (CONTRACT section 16):
+ * The differences between the facade's and the legacy backend's answer (docs/reference/migration.md):
  * status and JSON body, object key order ignored, array order significant, `ignore` paths (and
  * what is below them) left out. A list of records is matched by `id`, so one record out of order
  * is one `order` difference rather than a difference in every field of every record after it.

@@ -9,7 +9,7 @@ import { v1Migration } from './policy';
 const STEERED = 'v1';
 
 /**
- * Mounts the migration controls (CONTRACT section 16) on v1's bases: after the policies, before
+ * Mounts the migration controls (docs/reference/migration.md) on v1's bases: after the policies, before
  * the routes. Without a legacy backend there is nothing to switch or compare, and nothing is mounted.
  */
 export function mountMigration(app: Hono<AppEnv>, core: Hono<AppEnv>, versions: readonly Version[], config: Config, services: Services): void {

@@ -24,7 +24,7 @@ async function askLegacy(c: Context<AppEnv>, legacy: LegacyBackend, legacyUrl: s
 }
 
 /**
- * Who answers v1 callers, and which answers are compared (CONTRACT section 16). It runs on v1
+ * Who answers v1 callers, and which answers are compared (docs/reference/migration.md). It runs on v1
  * paths after every policy, so the caller has been authenticated, counted, checked for
  * retirement and brownouts; v1's deprecation headers and the gateway's own request id are added
  * to whatever it returns. Only v1's routes are switched; the gateway answers anything else itself.

@@ -2,8 +2,7 @@
  * The Node gateway's calls to its backends (the upstream, the legacy v1 backend), over Node's own
  * HTTP client rather than its `fetch`. Node's `fetch` (undici) adds `accept-language: *`,
  * `sec-fetch-mode: cors` and `accept-encoding` to every request, which no code of the gateway
- * asked for; a backend must receive exactly the headers docs/upstream.md lists (CONTRACT section
- * 22). `node:http` adds only what HTTP/1.1 needs: `Host`, and `Connection: keep-alive` with a
+ * asked for; a backend must receive exactly the headers docs/upstream.md lists (docs/reference/operations.md). `node:http` adds only what HTTP/1.1 needs: `Host`, and `Connection: keep-alive` with a
  * pooling agent. The shape is fetch's (a `Response` whose body streams), so the backend clients
  * stay runtime-neutral and the Workers entry keeps the runtime's fetch.
  */

@@ -11,7 +11,7 @@ export const nodeClientGone = (c: Context): boolean => (c.env as HttpBindings).o
 /** What each open socket is: read once per connection, not per request (keep-alive carries many). */
 const connections = new WeakMap<object, ConnectionInfo>();
 
-/** TLS and the peer address from the Node socket, for the transport policy (CONTRACT section 9). */
+/** TLS and the peer address from the Node socket, for the transport policy (docs/reference/requests.md). */
 export function nodeConnection(c: Context): ConnectionInfo {
   const { socket } = (c.env as HttpBindings).incoming;
   let known = connections.get(socket);

@@ -1,5 +1,5 @@
 /**
- * The credential file, live (CONTRACT section 21): read at start-up, and again on `SIGHUP` and
+ * The credential file, live (docs/reference/operations.md): read at start-up, and again on `SIGHUP` and
  * whenever the file changes, so a revoked or rotated credential takes effect without a restart.
  */
 import { readFileSync, statSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * No demo secrets off loopback (CONTRACT section 22). The bundled demo credentials are published
+ * No demo secrets off loopback (docs/reference/operations.md). The bundled demo credentials are published
  * in the README, and a random per-process signing secret breaks every token at a restart or on
  * another instance: both serve only a gateway that this machine alone can reach. Listening
  * anywhere else without `CREDENTIALS_FILE`, or without a signing secret of 32 bytes or more,

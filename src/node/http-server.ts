@@ -1,7 +1,6 @@
 /**
  * The Node HTTP server around the app: Node's own limits from the configuration, and an answer
- * in the gateway's shape for every request Node's HTTP layer or the adapter refuses (CONTRACT
- * section 18), which otherwise get a bare status line, or a closed connection for `CONNECT`.
+ * in the gateway's shape for every request Node's HTTP layer or the adapter refuses (docs/reference/requests.md), which otherwise get a bare status line, or a closed connection for `CONNECT`.
  */
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -42,7 +41,7 @@ const BAD_HOST: [ErrorCode, string] = ['svc/invalidParameter', 'The Host header 
 
 /**
  * Whether the Host or the target made the adapter refuse a request: a Host that is not a valid
- * `host[:port]` is `svc/invalidParameter` wherever it is found (CONTRACT section 18). An origin-form
+ * `host[:port]` is `svc/invalidParameter` wherever it is found (docs/reference/requests.md). An origin-form
  * target without a backslash always parses, so a URL that does not is the Host's fault.
  */
 function adapterRefusal(message: string, target: string): [ErrorCode, string] {

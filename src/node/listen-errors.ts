@@ -1,7 +1,7 @@
 import { createServer as createNetServer } from 'node:net';
 import { type Config, ConfigError } from '../config';
 
-/** A listen failure as one line naming the setting to change (CONTRACT section 17), never a stack. */
+/** A listen failure as one line naming the setting to change (docs/reference/operations.md), never a stack. */
 export function listenError(err: NodeJS.ErrnoException, config: Pick<Config, 'host' | 'port'>): ConfigError {
   const where = `${config.host}:${config.port}`;
   if (err.code === 'EADDRINUSE')

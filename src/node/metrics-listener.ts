@@ -3,7 +3,7 @@ import { type Config, ConfigError } from '../config';
 import type { PrometheusMetrics } from './prometheus';
 
 /**
- * Prometheus metrics on their own listener when `METRICS_PORT` is set (CONTRACT section 20);
+ * Prometheus metrics on their own listener when `METRICS_PORT` is set (docs/reference/observability.md);
  * resolves once it listens, with where. Unset: no listener, the gateway records nothing, and
  * prom-client is never loaded (a dynamic import, as the Redis client's). The build-info metric
  * names the dataset and the gateway's version (read only when there is a listener).

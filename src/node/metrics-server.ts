@@ -1,5 +1,5 @@
 /**
- * The metrics listener (CONTRACT section 20): `GET /metrics` on `METRICS_HOST:METRICS_PORT`, a
+ * The metrics listener (docs/reference/observability.md): `GET /metrics` on `METRICS_HOST:METRICS_PORT`, a
  * server of its own, so the API port never serves the gateway's internals and a scrape never
  * waits behind API traffic's connection limit.
  */

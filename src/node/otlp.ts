@@ -1,5 +1,5 @@
 /**
- * Optional OTLP/HTTP export of spans (CONTRACT section 20), on Node only: one server span per
+ * Optional OTLP/HTTP export of spans (docs/reference/observability.md), on Node only: one server span per
  * request and one client span per HTTP request to a backend, with the ids the access line and the
  * backends' `traceparent` carry, so a tracing backend, the log and the backend's own log agree.
  * The OpenTelemetry packages are imported only from here, and this module only by the Node entry

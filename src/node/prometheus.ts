@@ -1,5 +1,5 @@
 /**
- * The metrics service for Node (CONTRACT section 20): Prometheus metrics through prom-client,
+ * The metrics service for Node (docs/reference/observability.md): Prometheus metrics through prom-client,
  * served by the entry on their own listener. Every label is bounded by what the gateway has
  * (versions, route templates, methods it knows, statuses it answers, fixed outcome names):
  * no caller, credential, id or raw path ever becomes a label value.

@@ -1,5 +1,5 @@
 /**
- * Answers for requests the HTTP layer refuses before the app sees them (CONTRACT section 18):
+ * Answers for requests the HTTP layer refuses before the app sees them (docs/reference/requests.md):
  * the app's problem+json, request id and access-log line, so a refused request looks like any
  * other to clients and operators.
  */

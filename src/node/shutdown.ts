@@ -1,5 +1,5 @@
 /**
- * Graceful stop of the Node server (CONTRACT section 21). On `SIGTERM` or `SIGINT`:
+ * Graceful stop of the Node server (docs/reference/operations.md). On `SIGTERM` or `SIGINT`:
  *
  * 1. `/readyz` answers 503 at once (the lifecycle), so a load balancer stops sending new work;
  * 2. the listener keeps accepting for `SHUTDOWN_DELAY_MS` (the balancer's health-check interval:

@@ -75,7 +75,7 @@ interface DocsFile {
 
 /**
  * `GET /docs`: an interactive reference of the versions' descriptions, with a version switcher
- * (CONTRACT section 15). The page and the UI's script and styles are all served from here, on
+ * (docs/reference/descriptions.md). The page and the UI's script and styles are all served from here, on
  * Node and on Workers; each is prepared on its first request and then served from memory.
  */
 export function docsRoutes(versions: readonly Version[], assets: DocsAssets | undefined): Hono<AppEnv> {

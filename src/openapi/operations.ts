@@ -63,7 +63,7 @@ export function read(spec: ReadSpec): PathItem {
   };
 }
 
-/** The CORS preflight: answered before authentication, from any origin (CONTRACT section 14). */
+/** The CORS preflight: answered before authentication, from any origin (docs/reference/requests.md). */
 export function preflight(path: string, operationId: string): Operation {
   return {
     operationId: `${operationId}Preflight`,
@@ -88,7 +88,7 @@ export function preflight(path: string, operationId: string): Operation {
   };
 }
 
-/** `page`, `q` and one `order[<field>]` per sortable field of the resource (CONTRACT section 4). */
+/** `page`, `q` and one `order[<field>]` per sortable field of the resource (docs/reference/interface.md). */
 function listParameters(resource: ResourceName): Array<ParameterObject | Ref> {
   const order: ParameterObject[] = RESOURCES[resource].sortable.map((field) => ({
     name: `order[${field}]`,

@@ -28,7 +28,7 @@ export function once<T>(make: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * `GET {base}/openapi.json` for every version and base (CONTRACT section 15): no credential, not
+ * `GET {base}/openapi.json` for every version and base (docs/reference/descriptions.md): no credential, not
  * rate-limited, cacheable for five minutes, 304 on a matching `If-None-Match`. The documents are
  * built on the first such request and then served from memory.
  */

@@ -12,7 +12,7 @@ import type { JsonSchema } from './types';
  */
 type Fields<R> = { [K in keyof Required<R>]: JsonSchema };
 
-/** `rank`, `status` and `duration` tokens are lowercase in the core (CONTRACT section 3). */
+/** `rank`, `status` and `duration` tokens are lowercase in the core (docs/reference/interface.md). */
 export const LOWERCASE = '^[^A-Z]*$';
 /** Trait tokens and `growth_rate` are UPPERCASE in every version. */
 export const UPPERCASE = '^[^a-z]*$';
@@ -164,7 +164,7 @@ const CODES = Object.keys(ERROR_CODES) as ErrorCode[];
 export const PROBLEM_CODES = CODES.filter((code) => !isOAuthCode(code));
 export const OAUTH_CODES = CODES.filter(isOAuthCode);
 
-/** RFC 9457 problem details with the gateway's `code` (CONTRACT section 6). */
+/** RFC 9457 problem details with the gateway's `code` (docs/reference/errors.md). */
 const problem: JsonSchema = {
   type: 'object',
   description: 'RFC 9457 problem details. Branch on `code`, never on `title` or `detail`.',

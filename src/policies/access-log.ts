@@ -15,16 +15,16 @@ import { sourceAddress } from './source-address';
 import type { LogLine } from '../services/log';
 import type { AccessFacts } from '../migration/plan/usage';
 
-/** The longest `User-Agent` the line keeps (CONTRACT section 20): enough to name any real client. */
+/** The longest `User-Agent` the line keeps (docs/reference/observability.md): enough to name any real client. */
 const MAX_USER_AGENT = 256;
 
 /**
- * One JSON line per request (CONTRACT sections 13 and 20), with credentials redacted from the
+ * One JSON line per request (docs/reference/requests.md and docs/reference/observability.md), with credentials redacted from the
  * path: its trace, the caller's own request id when valid, where it came from and with what
  * client, what was sent back and, where a backend was called, the backend's status, time and the
  * upstream cache's result, so the gateway's own time and the backend's can be told apart. A
- * refused credential adds `auth_failure` (place, code, client, source address: section 18).
- * The same facts, once, are the request's observation for the metrics (section 20).
+ * refused credential adds `auth_failure` (place, code, client, source address: docs/reference/requests.md).
+ * The same facts, once, are the request's observation for the metrics (docs/reference/observability.md).
  */
 export const accessLog = (
   config: Pick<Config, 'trustProxy'>,
@@ -171,7 +171,7 @@ function factsOf(
 }
 
 /**
- * Who made the response (CONTRACT section 20): `upstream` when a backend's answer to this request
+ * Who made the response (docs/reference/observability.md): `upstream` when a backend's answer to this request
  * made it (its own call, or the one it joined while the same read was under way), `gateway` for a
  * cached copy (fresh or stale), an error, or anything the gateway answered alone.
  */

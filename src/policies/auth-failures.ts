@@ -36,7 +36,7 @@ interface Bucket {
 }
 
 /**
- * Failed authentications (CONTRACT section 18), counted per source address and per OAuth
+ * Failed authentications (docs/reference/requests.md), counted per source address and per OAuth
  * `client_id` in the rate limiter's 60 s windows, under their own bucket names
  * (`authfail:addr:<ip>`, `authfail:client:<id>`): wherever the limiter is shared (Redis, the
  * Durable Object), so are the counts. Past `AUTH_FAILURES_PER_MINUTE`, an attempt is refused
@@ -56,7 +56,7 @@ export class FailedAuthentications {
   }
 
   /**
-   * Whether a secret (its digest) authenticated within the last window (CONTRACT section 22): the
+   * Whether a secret (its digest) authenticated within the last window (docs/reference/operations.md): the
    * throttle refuses unknown and failing credentials only, so one client that guesses or is
    * misconfigured cannot lock out the good callers behind its address. Kept in the process (the
    * isolate on Workers), so asking costs no round trip.

@@ -13,11 +13,11 @@ import { type Challenge, describePlace, label, type Presented, presentedSecret, 
 import type { Policy } from './policy';
 
 /**
- * Authenticates a versioned request by the version's credential rules (CONTRACT section 7):
+ * Authenticates a versioned request by the version's credential rules (docs/reference/access.md):
  * a credential in a place the version refuses is 401 even beside a valid one; otherwise the first
  * accepted place present is verified. Runs before anything touches data.
  *
- * The failed-authentication throttle (CONTRACT sections 18 and 22): a secret that authenticated
+ * The failed-authentication throttle (docs/reference/requests.md and docs/reference/operations.md): a secret that authenticated
  * within the last window, known by its digest, goes straight to its lookup; any other is refused
  * before it is looked up while its address is past the failure limit. So a guesser learns nothing
  * more from that address, and good callers behind the same address are still served. Every
@@ -26,7 +26,7 @@ import type { Policy } from './policy';
 export const authenticate = (services: AuthServices, realm: string, failures: FailedAuthentications): Policy => ({
   before(c) {
     const version = c.get('version');
-    // A version's description is public (CONTRACT section 15); nothing there is counted or limited.
+    // A version's description is public (docs/reference/descriptions.md); nothing there is counted or limited.
     if (!version || isDescriptionPath(c.req.path, c.get('base'))) return undefined;
     const rules = walk.credentials(version);
     const challenge: Challenge = (code, detail, bearerError = false) =>

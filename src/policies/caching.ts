@@ -7,7 +7,7 @@ import type { Policy } from './policy';
 import { policyHeaders } from './response-headers';
 
 /**
- * Who may keep an answer (CONTRACT section 19, RFC 9111). The gateway's own word replaces any a
+ * Who may keep an answer (docs/reference/requests.md, RFC 9111). The gateway's own word replaces any a
  * handler or a backend gave, so a cache along the way never serves one caller's answer to another:
  * - an answer to an authenticated caller (200 and 304): `private, no-cache`, varying on every
  *   request header that can carry a credential on that version;

@@ -14,7 +14,7 @@ export const EXPOSED_HEADERS = ['Svc-Request-Id', 'RateLimit', 'RateLimit-Policy
 const EXPOSED = EXPOSED_HEADERS.join(',');
 
 /**
- * Member tokens may be used from browsers (CONTRACT section 14): any origin, the `Authorization`
+ * Member tokens may be used from browsers (docs/reference/requests.md): any origin, the `Authorization`
  * header allowed, no cookies (so no `Access-Control-Allow-Credentials`, and `*` is safe).
  * Preflights are answered here, before authentication, so they need no credential.
  */

@@ -46,7 +46,7 @@ export const KNOWN_HOST_BYTES = 256 * 1024;
 const VERDICT_BYTES = 64;
 
 /**
- * The effective host (CONTRACT section 18, RFC 9112 3.2.2): the request target's authority when
+ * The effective host (docs/reference/requests.md, RFC 9112 3.2.2): the request target's authority when
  * the target is in absolute form, otherwise `Host`. Both runtimes build the request URL that way
  * (the Node adapter takes an absolute target as the URL and ignores `Host`; Workers routes by
  * host), so the URL's host is the effective host. Not a valid `host[:port]`: 400. Not in

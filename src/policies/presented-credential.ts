@@ -1,5 +1,5 @@
 /**
- * A credential as the caller presented it (CONTRACT section 7): which place it came in, the secret
+ * A credential as the caller presented it (docs/reference/access.md): which place it came in, the secret
  * it carries, its log label, and the challenge a refusal answers with. Nothing here looks a
  * secret up: src/policies/auth.ts does, with what this reads.
  */

@@ -7,7 +7,7 @@ import { isPromise } from '../core/maybe-promise';
 import type { Policy } from './policy';
 import { policyHeaders } from './response-headers';
 
-/** Every limit is per minute (CONTRACT sections 1 and 11). */
+/** Every limit is per minute (docs/reference/operations.md and docs/reference/access.md). */
 export const WINDOW_SECONDS = 60;
 
 const policyValue = (policy: string, limit: number) => `"${policy}";q=${limit};w=${WINDOW_SECONDS}`;

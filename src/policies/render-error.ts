@@ -50,7 +50,7 @@ export function renderError(err: unknown, c: Context<AppEnv>, { config, services
     });
   }
   const rendered = walk.error(c.get('version'), error) ?? (isOAuthCode(error.code) ? oauthError(error) : problemJson(error, config, c.get('requestId')));
-  // No cache keeps an error: the next request may well succeed (CONTRACT section 19).
+  // No cache keeps an error: the next request may well succeed (docs/reference/requests.md).
   uncacheable(c);
   // For HEAD too: Hono drops the body after the length of GET's has been measured (policies/head.ts).
   // A spread: on Node 24 it costs 1.6 times a literal where `Object.assign` costs 7 (BENCHMARKS.md).

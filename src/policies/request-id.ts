@@ -3,7 +3,7 @@ import { asMiddleware, type Policy } from './policy';
 import { applyPolicyHeaders, policyHeaders } from './response-headers';
 
 /**
- * A fresh id for every request, on every response (CONTRACT section 13); never taken from the
+ * A fresh id for every request, on every response (docs/reference/requests.md); never taken from the
  * caller. First of the policies: it starts the request's policy headers and, last of all, sets
  * them on a response that was not built with them.
  */

@@ -21,7 +21,7 @@ export function applyPolicyHeaders(c: Context<AppEnv>): void {
 
 /**
  * A response with `headers` and every policy header of the request, built once. The request's
- * header set remembers it, and its body's size for the access line (CONTRACT section 20): a
+ * header set remembers it, and its body's size for the access line (docs/reference/observability.md): a
  * field per request rather than a weak table per response.
  */
 export function respond(c: Context<AppEnv>, body: BodyInit | null, status: number, headers: Readonly<Record<string, string>>): Response {

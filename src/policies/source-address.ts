@@ -1,7 +1,7 @@
 import type { ConnectionInfo } from '../services/connection';
 
 /**
- * The address a request comes from, for counting failed authentications (CONTRACT section 18):
+ * The address a request comes from, for counting failed authentications (docs/reference/requests.md):
  * the platform's word where there is one (Workers: `CF-Connecting-IP`); else, behind a trusted
  * proxy, the right-most `X-Forwarded-For` entry (the one our own proxy appended: the entries
  * left of it are whatever the client sent); else the TCP peer. Undefined where none is known

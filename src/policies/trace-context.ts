@@ -4,11 +4,11 @@ import { parseTraceparent } from '../core/trace-context';
 import type { Policy } from './policy';
 import { REQUEST_ID_HEADER } from '../core/request-id';
 
-/** At most 128 visible ASCII characters (CONTRACT section 20). */
+/** At most 128 visible ASCII characters (docs/reference/observability.md). */
 const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 /**
- * What ties a request to others (CONTRACT section 20): its trace, continued from the caller's
+ * What ties a request to others (docs/reference/observability.md): its trace, continued from the caller's
  * `traceparent` only with `TRUST_TRACEPARENT` (a header from the internet could otherwise pick the
  * trace a request is filed under), else a new one; and the caller's own `Svc-Request-Id`, never
  * the gateway's id, kept for the log when it is a valid token. `tracestate` is never read, so it

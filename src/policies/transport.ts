@@ -25,7 +25,7 @@ function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * Whether a request counts as https (CONTRACT section 9): received over TLS; or, behind a trusted
+ * Whether a request counts as https (docs/reference/requests.md): received over TLS; or, behind a trusted
  * proxy, `X-Forwarded-Proto: https`; or a direct loopback connection (local development, as
  * browsers treat localhost). Where no peer address is visible (Workers), a loopback URL host
  * (`wrangler dev`) stands in for the peer.
@@ -96,7 +96,7 @@ export function untrustedProxyHint(
 /**
  * 301 for GET and HEAD, 308 for other methods so the method and body are kept. The target is the
  * host the host policy let through (never a forwarded host header) with the path and query of
- * the request byte for byte. No cache keeps it (CONTRACT section 19): a query may hold a
+ * the request byte for byte. No cache keeps it (docs/reference/requests.md): a query may hold a
  * credential, and the answer changes when `HTTPS_REDIRECT_UNTIL` passes.
  */
 function redirectToHttps(c: Context<AppEnv>): Response {

@@ -25,7 +25,7 @@ export interface AuthenticatedClient {
  * Authenticates the OAuth client of a token request (RFC 6749 2.3.1): HTTP Basic, or
  * `client_id` + `client_secret` in the form, never both. Secrets are compared by SHA-256 digest.
  * Every authentication failure is 401 `invalid_client`; it carries the Basic challenge when the
- * client used the Authorization header (RFC 6749 5.2, CONTRACT section 8). A form-authenticated
+ * client used the Authorization header (RFC 6749 5.2, docs/reference/access.md). A form-authenticated
  * client gets none, so OAuth libraries report the `invalid_client` body instead of a challenge.
  */
 export async function authenticateClient(
@@ -55,7 +55,7 @@ export async function authenticateClient(
 
 /**
  * The client a token request names, before anything is verified, so failures can be counted and
- * throttled per `client_id` (CONTRACT section 18): the body's `client_id`, else the Basic user.
+ * throttled per `client_id` (docs/reference/requests.md): the body's `client_id`, else the Basic user.
  */
 export function claimedClientId(authorization: string | undefined, form: URLSearchParams): string | undefined {
   return form.get('client_id') ?? (authorization === undefined ? undefined : parseBasic(authorization)?.id);

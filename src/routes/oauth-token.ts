@@ -15,7 +15,7 @@ export const MAX_TOKEN_REQUEST_BYTES = 4 * 1024;
 const FORM = 'application/x-www-form-urlencoded';
 
 /**
- * `POST /oauth/token` (CONTRACT section 8): the OAuth 2.0 client credentials grant. Errors are
+ * `POST /oauth/token` (docs/reference/access.md): the OAuth 2.0 client credentials grant. Errors are
  * thrown as `oauth/*` codes, which the one renderer answers in the RFC 6749 5.2 shape.
  */
 export function oauthTokenRoute(
@@ -59,9 +59,8 @@ export function oauthTokenRoute(
     });
   });
   /**
-   * Client authentication, throttled per source address and per named client (CONTRACT section
-   * 18): past the limit, 429 `slow_down` before the secret is compared, unless the same client
-   * authentication succeeded within the window (section 22); a refused one is counted.
+   * Client authentication, throttled per source address and per named client (docs/reference/requests.md): past the limit, 429 `slow_down` before the secret is compared, unless the same client
+   * authentication succeeded within the window (docs/reference/operations.md); a refused one is counted.
    */
   async function authenticatedClient(c: Context<AppEnv>, form: URLSearchParams): Promise<AuthenticatedClient> {
     const authorization = c.req.header('Authorization');

@@ -13,7 +13,7 @@ type ReadinessServices = Pick<Services, 'source' | 'legacy' | 'lifecycle'>;
  * `GET /readyz`, for load balancers: 200 when every backend that answers callers can serve, else
  * 503, with what each check found under the backend's name (`upstream`, `legacy`). A stopping
  * process says so at once, without asking its backends: the balancer should send elsewhere while
- * the requests in flight finish (CONTRACT section 21). Like `/healthz`, it needs no credential.
+ * the requests in flight finish (docs/reference/operations.md). Like `/healthz`, it needs no credential.
  */
 export const readyz = (services: ReadinessServices, config: Pick<Config, 'migration'>) => async (c: Context<AppEnv>) => {
   c.header('Cache-Control', NO_STORE);

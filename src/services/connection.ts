@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 
-/** What the runtime knows about the connection a request came over (CONTRACT section 9). */
+/** What the runtime knows about the connection a request came over (docs/reference/requests.md). */
 export interface ConnectionInfo {
   /** The runtime received the request over TLS. */
   tls: boolean;

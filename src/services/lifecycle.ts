@@ -1,4 +1,4 @@
-/** Whether the process has begun to stop (Node: after `SIGTERM`); `/readyz` answers 503 from then on (CONTRACT section 21). */
+/** Whether the process has begun to stop (Node: after `SIGTERM`); `/readyz` answers 503 from then on (docs/reference/operations.md). */
 export interface Lifecycle {
   readonly stopping: boolean;
 }

@@ -1,8 +1,8 @@
-/** One access-log line (CONTRACT section 13); secrets never reach it. */
+/** One access-log line (docs/reference/requests.md); secrets never reach it. */
 export type LogLine = Record<string, unknown>;
 
 /**
- * A log line as JSON text with `time` first (CONTRACT section 20: every line of any kind has one,
+ * A log line as JSON text with `time` first (docs/reference/observability.md: every line of any kind has one,
  * warnings and start-up lines included); a line that has its own, as the access line does, keeps it.
  */
 export function logText(line: LogLine, now = Date.now()): string {

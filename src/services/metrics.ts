@@ -1,5 +1,5 @@
 /**
- * What the gateway reports about itself (CONTRACT section 20), as one small service: the policies,
+ * What the gateway reports about itself (docs/reference/observability.md), as one small service: the policies,
  * the backend clients and the Node server call it where they already know the facts. It imports
  * only the request trace's types, so any runtime can implement it (Node: Prometheus through prom-client, wired in
  * the Node entry), and the app core never sees how.
@@ -22,7 +22,7 @@ export type RefusalKind = 'rate_limit' | 'token_rate_limit' | 'auth_failures';
 
 export type ComparisonResult = 'same' | 'different' | 'not_made';
 
-/** One request as the gateway answered it: the one observation every runtime records (CONTRACT section 20). */
+/** One request as the gateway answered it: the one observation every runtime records (docs/reference/observability.md). */
 export interface RequestObservation {
   /** `v1`, `v2`, `v3`; null outside the versioned paths (health, docs, token endpoint). */
   version: string | null;

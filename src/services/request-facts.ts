@@ -1,7 +1,7 @@
 import type { BackendCall, CacheResult, RequestTrace } from '../core/request-trace';
 
 /**
- * What one request came to, for a metrics sink (CONTRACT section 20): only bounded values (the
+ * What one request came to, for a metrics sink (docs/reference/observability.md): only bounded values (the
  * route template, never the path; the version, method and status), plus the subject, which a
  * sink may use as an index but never as a label.
  */

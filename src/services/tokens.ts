@@ -27,7 +27,7 @@ export interface TokenSubject {
  * Mints and checks the OAuth access tokens. They are HMAC-signed, so any instance with the same
  * secret verifies them without shared state; they name the client and the secret they were issued
  * to, which the caller checks against the credential store on each use (a revoked client's tokens
- * are refused at once, CONTRACT section 21).
+ * are refused at once, docs/reference/operations.md).
  */
 export interface TokenService {
   issue(principal: Principal, credential: string): Promise<IssuedToken>;
@@ -88,7 +88,7 @@ export class HmacTokenService implements TokenService {
       throw new ApiError('auth/invalidCredential', 'The access token is not valid.');
     }
     // A signed token is still refused if it claims more than we ever grant, so a leaked signing
-    // secret or a buggy issuer cannot mint long-lived tokens (CONTRACT section 18).
+    // secret or a buggy issuer cannot mint long-lived tokens (docs/reference/requests.md).
     if (claims.exp - claims.iat > TOKEN_LIFETIME_SECONDS || claims.iat * 1000 > this.clock.now() + ISSUE_SKEW_SECONDS * 1000) {
       throw new ApiError('auth/invalidCredential', 'The access token is not valid.');
     }

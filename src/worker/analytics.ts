@@ -5,7 +5,7 @@ const MAX_INDEX_BYTES = 96;
 const encoder = new TextEncoder();
 
 /**
- * One Workers Analytics Engine data point per request (CONTRACT section 20), in the dataset bound
+ * One Workers Analytics Engine data point per request (docs/reference/observability.md), in the dataset bound
  * as `METRICS`. The subject is the index (Analytics Engine samples per index, and usage per
  * project is a query on it); the other fields are the dimensions of the Node metrics, in the
  * order docs/workers.md gives for its SQL queries. Writing never fails a request: a point the

@@ -20,7 +20,7 @@ declare namespace Cloudflare {
     V1_SUNSET?: string;
     RATE_LIMIT_PER_MINUTE?: string;
     TOKEN_RATE_LIMIT_PER_MINUTE?: string;
-    /** `local` (default) or `exact`: where rate limits are decided (CONTRACT section 23). */
+    /** `local` (default) or `exact`: where rate limits are decided (docs/reference/operations.md). */
     RATE_LIMIT_MODE?: string;
     PUBLIC_HOSTS?: string;
     AUTH_FAILURES_PER_MINUTE?: string;

@@ -64,7 +64,7 @@ function edgeServices(env: Env, config: Config, clock: Clock) {
     }
     warn('TOKEN_SIGNING_SECRET is not set: tokens are signed with a random per-isolate secret and verify only in the isolate that issued them.');
   }
-  // Upstream mode (CONTRACT section 12) never reads the bundled dataset.
+  // Upstream mode (docs/reference/operations.md) never reads the bundled dataset.
   if (!config.upstreamUrl && !env.ASSETS)
     throw new ConfigError('ASSETS', 'is not bound: the compiled dataset (wrangler.toml [assets]) is needed unless UPSTREAM_URL is set.');
   const bundled = config.upstreamUrl ? undefined : bundledSource(env.ASSETS!);
@@ -76,7 +76,7 @@ function edgeServices(env: Env, config: Config, clock: Clock) {
     connection: workerConnection,
     clock,
     log: consoleLog,
-    // The isolate is kept alive for the comparison after the response has gone (CONTRACT section 16).
+    // The isolate is kept alive for the comparison after the response has gone (docs/reference/migration.md).
     afterResponse: (c, task) => c.executionCtx.waitUntil(task()),
     fallbackSigningSecret: randomSecret,
     docsAssets: workerDocsAssets,
@@ -117,7 +117,7 @@ export function edgeCredentials(env: Env, config: Pick<Config, 'demoCredentials'
  * The rate limiter over the `RATE_LIMITER` Durable Object namespace, one object per bucket. In
  * `local` mode (the default) the isolate decides and tells the object after the response
  * (`waitUntil`), so no request within its limits waits on the object's distant location; in
- * `exact` mode every decision is the object's (CONTRACT section 23). Without the binding: the
+ * `exact` mode every decision is the object's (docs/reference/operations.md). Without the binding: the
  * in-memory limiter (counts per isolate only), with a warning.
  */
 export function edgeRateLimiter(env: Env, config: Pick<Config, 'rateLimitMode'>, clock: Clock): RateLimiter | undefined {

@@ -144,7 +144,7 @@ describe('what it says of the backends', () => {
   });
 });
 
-describe('who answered (CONTRACT section 20)', () => {
+describe('who answered (docs/reference/observability.md)', () => {
   const rows: Array<[name: string, scene: Scene, answeredBy: 'upstream' | 'gateway']> = [
     ['a backend answer used', { calls: [ok(5)] }, 'upstream'],
     ['a retry that succeeded after a timeout', { calls: [timeout(5), ok(5)] }, 'upstream'],

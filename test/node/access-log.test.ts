@@ -6,7 +6,7 @@ import type { RequestFacts } from '../../src/services/request-facts';
 import { diskApp } from '../support/gateway';
 import { DEMO } from '../support/harness';
 
-describe('access log (CONTRACT section 13)', () => {
+describe('access log (docs/reference/requests.md)', () => {
   it('writes one JSON line per request with id, method, path, version, status, duration, subject and credential kind', async () => {
     const t = diskApp();
     const res = await t.get('/v2/species/ABBA');
@@ -75,7 +75,7 @@ describe('access log (CONTRACT section 13)', () => {
   });
 });
 
-describe('what the access line and the request observation say of a request (CONTRACT section 20)', () => {
+describe('what the access line and the request observation say of a request (docs/reference/observability.md)', () => {
   it('the client: its user agent cut at 256 characters, or null; the forwarded address only behind a trusted proxy', async () => {
     const t = diskApp();
     await t.get('/v2/species/ABBA', { Authorization: DEMO.key, 'User-Agent': `agent/${'x'.repeat(300)}`, 'X-Forwarded-For': '203.0.113.7' });

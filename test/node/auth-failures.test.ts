@@ -1,5 +1,5 @@
 /**
- * Failed-authentication throttling on Node (CONTRACT section 18): the suite in process (the
+ * Failed-authentication throttling on Node (docs/reference/requests.md): the suite in process (the
  * address from X-Forwarded-For behind a trusted proxy), then over real loopback connections
  * from distinct client addresses, what is logged, and that a throttled secret is never checked.
  */
@@ -72,7 +72,7 @@ describe('with a limiter that answers later (a shared one: Redis, a Durable Obje
 });
 
 describe('a client authentication that succeeded spares that authentication only', () => {
-  // The throttle skips a presentation known good (CONTRACT section 22); a guess of the same client's
+  // The throttle skips a presentation known good (docs/reference/operations.md); a guess of the same client's
   // secret, in either place, is another presentation and is throttled as ever.
   it.each([
     ['by Basic', (secret: string) => ({ headers: { Authorization: basic(DEMO.clientId, secret) }, body: 'grant_type=client_credentials' })],

@@ -1,5 +1,5 @@
 /**
- * The Node gateway's HTTP client for its backends (src/node/backend-fetch.ts, CONTRACT section 22),
+ * The Node gateway's HTTP client for its backends (src/node/backend-fetch.ts, docs/reference/operations.md),
  * in process against loopback backends: a gateway in upstream mode sends exactly the headers
  * docs/upstream.md lists for Node, whatever its caller sent; the client itself sends the caller's
  * headers and nothing of its own but `Host` and `Connection: keep-alive`, pools connections,

@@ -1,5 +1,5 @@
 /**
- * Backends receive exactly the documented headers (CONTRACT section 22): real gateway processes
+ * Backends receive exactly the documented headers (docs/reference/operations.md): real gateway processes
  * (the Node entry, with the HTTP client it wires) call real loopback backends, which record the
  * header names each request arrives with; the set must equal the table of docs/upstream.md, the
  * rows for Workers only left out. Nothing the HTTP client adds by default may slip in.

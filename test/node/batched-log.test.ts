@@ -65,7 +65,7 @@ describe('the batched access log', () => {
       { time: expect.any(String), n: total, after: true },
       { time: expect.any(String), n: total + 1, after: true },
     ]);
-    // Every line has its time, the warning included (CONTRACT section 20).
+    // Every line has its time, the warning included (docs/reference/observability.md).
     for (const line of lines) expect(Date.parse(line.time as string), JSON.stringify(line)).not.toBeNaN();
     // The lines kept are the first ones, in order: dropping never reorders.
     expect(kept.map((l) => l.n)).toEqual(Array.from({ length: kept.length }, (_, i) => i));
@@ -123,7 +123,7 @@ describe('the batched access log', () => {
   });
 });
 
-describe('a log line as text (CONTRACT section 20)', () => {
+describe('a log line as text (docs/reference/observability.md)', () => {
   const NOW = Date.parse('2026-11-28T12:00:00.000Z');
 
   it('puts the time first, before the line’s own fields', () => {

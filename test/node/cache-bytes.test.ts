@@ -1,5 +1,5 @@
 /**
- * Memory is bounded by configuration, not by traffic (CONTRACT section 22): distinct searches,
+ * Memory is bounded by configuration, not by traffic (docs/reference/operations.md): distinct searches,
  * each a key of the result cache and most with an empty result, must not grow the heap past the
  * cache's cap. Measured as V8 has it (the heap after a full collection), not as the cache counts it,
  * so a cache that under-counts its entries fails.

@@ -1,5 +1,5 @@
 /**
- * Who may keep an answer (CONTRACT section 19), on Node: the runtime-neutral suite over the bundled
+ * Who may keep an answer (docs/reference/requests.md), on Node: the runtime-neutral suite over the bundled
  * dataset and over a fronted backend whose own `Cache-Control` and `Vary` say something else; the
  * legacy backend's answers; redirects and 426 over plain HTTP.
  */

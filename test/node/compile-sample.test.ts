@@ -4,7 +4,7 @@
  * milliseconds, so each test compiles its own (a mutation run credits code only to the tests during
  * which it ran). Every answer is judged by an oracle that does not use the compiler: a detail by
  * what the whole fixture compiled on disk answers for the same id (compiled before the tests, by
- * the unmutated compiler), a list by CONTRACT section 4's order and search worked out naively over
+ * the unmutated compiler), a list by docs/reference/interface.md's order and search worked out naively over
  * the sample.
  */
 import { describe, expect, it } from 'vitest';

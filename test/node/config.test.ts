@@ -4,7 +4,7 @@ import { MemoryCredentialStore, parseCredentialDocument } from '../../src/servic
 import { DEMO_CREDENTIALS } from '../../src/services/credentials/demo-credentials';
 import { sha256Hex } from '../../src/core/crypto';
 
-describe('configuration (CONTRACT section 1)', () => {
+describe('configuration (docs/reference/operations.md)', () => {
   it('has the documented defaults', () => {
     const config = parseConfig({});
     expect(config).toMatchObject({
@@ -68,7 +68,7 @@ describe('configuration (CONTRACT section 1)', () => {
   });
 });
 
-describe('credential store (CONTRACT section 2)', () => {
+describe('credential store (docs/reference/access.md)', () => {
   it('holds exactly the four demo credentials, by digest', async () => {
     const store = new MemoryCredentialStore(DEMO_CREDENTIALS);
     expect(await store.apiKey(await sha256Hex('demo-project-key'))).toMatchObject({ kind: 'project', id: 'demo', access: { preview: false } });

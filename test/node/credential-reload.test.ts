@@ -1,5 +1,5 @@
 /**
- * Credentials change without a restart (CONTRACT section 21), on a real gateway process: the
+ * Credentials change without a restart (docs/reference/operations.md), on a real gateway process: the
  * credential file is read again on a real SIGHUP and when it is replaced (as the credentials CLI
  * replaces it, by a rename), a bad file is refused whole, revocations bite within 2 s (tokens of
  * a revoked client too), and two secrets of one id are one rate-limit bucket and one subject.

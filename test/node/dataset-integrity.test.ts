@@ -1,5 +1,5 @@
 /**
- * A damaged dataset is never "ready" (CONTRACT section 22): the gateway runs from a scratch copy of
+ * A damaged dataset is never "ready" (docs/reference/operations.md): the gateway runs from a scratch copy of
  * the sources beside a copy of generated/ that each test damages, as an interrupted copy or a full
  * disk would. Start-up checks sizes and the container's bounds, `--check` the hashes, and a read
  * that comes back short while serving turns `/readyz` to 503 `dataset` with one error line.

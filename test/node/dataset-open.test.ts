@@ -1,6 +1,5 @@
 /**
- * Opening the compiled dataset on Node (src/node/dataset.ts, dataset-files.ts; CONTRACT section
- * 22), in process: the files in `generated/` open and serve; a copy in a scratch directory that is
+ * Opening the compiled dataset on Node (src/node/dataset.ts, dataset-files.ts; docs/reference/operations.md), in process: the files in `generated/` open and serve; a copy in a scratch directory that is
  * cut short, altered, older than its fixture, missing, or whose manifest is missing, damaged or
  * silent about it is refused with the one line start-up prints, naming the file and the command
  * that rebuilds it; and a file cut while open answers 503 and turns readiness off, told once.

@@ -1,5 +1,5 @@
 /**
- * No demo secrets off loopback (src/node/demo-secrets.ts, CONTRACT section 22), in process: which
+ * No demo secrets off loopback (src/node/demo-secrets.ts, docs/reference/operations.md), in process: which
  * `HOST` spellings count as this machine only, and what start-up and the check are told (the
  * refusal naming the setting, or the warning when `DEMO_CREDENTIALS=allow`) for each secret that
  * is missing or too weak. Start-up's own refusal is tested on a process in node-startup.test.ts.

@@ -1,5 +1,5 @@
 /**
- * The graceful stop in process (src/node/shutdown.ts, CONTRACT section 21): `gracefulStop` over a
+ * The graceful stop in process (src/node/shutdown.ts, docs/reference/operations.md): `gracefulStop` over a
  * real `http.Server` on a loopback port, with fakes for the lifecycle, the log and `exit`, and
  * vitest's fake `setTimeout` for `SHUTDOWN_DELAY_MS`, the silent-connection grace and
  * `SHUTDOWN_TIMEOUT_MS` (the sockets stay real). Readiness flips at the signal, answers carry

@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing of the Node server over raw loopback sockets (CONTRACT sections 6, 13, 18):
+ * Property-based fuzzing of the Node server over raw loopback sockets (docs/reference/errors.md, 13, 18):
  * arbitrary methods, HTTP versions, targets, query strings, header names and values, with the demo
  * secrets in credential places. Every answer must be 2xx-4xx (501 only for a method Node does not
  * know) with `Svc-Request-Id`, an error body in its version's shape, within a time bound; no log

@@ -1,5 +1,5 @@
 /**
- * Graceful stop (CONTRACT section 21) with real processes and real signals: the gateway started
+ * Graceful stop (docs/reference/operations.md) with real processes and real signals: the gateway started
  * with the command line of deploy/Dockerfile and deploy/botanical-gateway.service (the same one),
  * and through `npm start`.
  */
@@ -100,7 +100,7 @@ const refused = (port: number) =>
     socket.once('error', () => resolve(true));
   });
 
-describe('graceful stop (CONTRACT section 21)', () => {
+describe('graceful stop (docs/reference/operations.md)', () => {
   it('the Dockerfile, the systemd unit and `npm start` start node itself with the same flags', () => {
     const [program, ...args] = dockerCommand();
     expect(program).toBe('node');

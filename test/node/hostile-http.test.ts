@@ -1,5 +1,5 @@
 /**
- * The Node HTTP layer against hostile clients (CONTRACT section 18), on a real loopback port
+ * The Node HTTP layer against hostile clients (docs/reference/requests.md), on a real loopback port
  * with raw sockets: what Node's parser refuses, slow and vanishing clients, the connection cap.
  * Deadlines are configured short (hundreds of milliseconds) so the suite stays quick.
  */

@@ -1,4 +1,4 @@
-/** GET /readyz while the legacy backend answers v1 (CONTRACT section 21), and while the process stops. */
+/** GET /readyz while the legacy backend answers v1 (docs/reference/operations.md), and while the process stops. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stoppableLifecycle } from '../../src/services/lifecycle';
 import { json, testApp } from '../support/harness';

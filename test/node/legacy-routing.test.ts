@@ -1,6 +1,6 @@
 /**
  * What the gateway asks the legacy v1 backend for, and how it reads its answers and its brownout
- * windows (CONTRACT section 16): the forwarded path and query, the links moved to the caller's
+ * windows (docs/reference/migration.md): the forwarded path and query, the links moved to the caller's
  * base, the v1 routes and templates logs and metrics count by, and the ISO 8601 instants and
  * intervals of `V1_BROWNOUTS`. Pure functions, tested without a gateway.
  */

@@ -1,6 +1,6 @@
 /**
  * A collection request's `page`, `q` and `order[...]` read on their own (src/core/list-query.ts,
- * CONTRACT sections 4 and 18), without a gateway: what is accepted and what it means, and the full
+ * docs/reference/interface.md and docs/reference/requests.md), without a gateway: what is accepted and what it means, and the full
  * detail of each refusal. The same rules through the gateway are in `test/suites/v2.suite.ts`.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,5 @@
 /**
- * Listen failures in one line naming the setting to change (src/node/listen-errors.ts, CONTRACT
- * section 17), in process: `listenError` for each error code a listen meets, from a real listen on
+ * Listen failures in one line naming the setting to change (src/node/listen-errors.ts, docs/reference/operations.md), in process: `listenError` for each error code a listen meets, from a real listen on
  * a port already taken on loopback, and `probeHost`, the check's test of `HOST` (a port of the
  * system's choosing, so the running gateway's own port does not fail it).
  */

@@ -1,5 +1,5 @@
 /**
- * The credential file, live, in process (src/node/credential-reload.ts; CONTRACT sections 21 and
+ * The credential file, live, in process (src/node/credential-reload.ts; docs/reference/operations.md and
  * 22, docs/credentials.md): what start-up serves with and without `CREDENTIALS_FILE`, a reload on
  * demand (`SIGHUP`) and on a change of the file (replaced by a rename, as the credentials CLI does),
  * a file that does not validate refused whole with the credentials in force kept and the refusal

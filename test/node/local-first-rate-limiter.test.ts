@@ -1,6 +1,6 @@
 /**
  * Rate limits decided in the instance, reconciled with a distant authority after the response
- * (CONTRACT section 23): what is decided at once, and how the authority's answers correct it.
+ * (docs/reference/operations.md): what is decided at once, and how the authority's answers correct it.
  */
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/services/clock';

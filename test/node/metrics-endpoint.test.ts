@@ -1,6 +1,6 @@
 /**
  * The metrics listener in process (src/node/metrics-listener.ts, metrics-server.ts and the gauges of
- * prometheus-gauges.ts; CONTRACT sections 20 and 22): none without `METRICS_PORT`; with it, `GET`
+ * prometheus-gauges.ts; docs/reference/observability.md and docs/reference/operations.md): none without `METRICS_PORT`; with it, `GET`
  * and `HEAD /metrics` on a listener of its own, 404 elsewhere, 405 for other methods, 500 naming
  * the failure when collecting fails, one line naming `METRICS_PORT` when the port cannot be opened,
  * and what a scrape shows of the build, the start and the credential file's reloads (a refused

@@ -1,5 +1,5 @@
 /**
- * The metrics listener of the Node entry (CONTRACT section 20): its own port, never the API's,
+ * The metrics listener of the Node entry (docs/reference/observability.md): its own port, never the API's,
  * none unless `METRICS_PORT` is set, and Node's own refusals counted there.
  */
 import { connect, type Socket } from 'node:net';

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (CONTRACT section 20), in process: what the gateway records where it knows
+ * Prometheus metrics (docs/reference/observability.md), in process: what the gateway records where it knows
  * the facts, and that no caller, credential, id, query or raw path ever becomes a series.
  */
 import * as promClient from 'prom-client';

@@ -4,7 +4,7 @@ import { parseIntervals } from '../../src/core/intervals';
 
 const H = 3_600_000;
 
-describe('migration settings (CONTRACT section 16)', () => {
+describe('migration settings (docs/reference/migration.md)', () => {
   it('defaults: the facade answers, nothing compared, no brownouts', () => {
     expect(parseConfig({}).migration).toEqual({
       legacyUrl: undefined,

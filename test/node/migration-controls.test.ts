@@ -1,5 +1,5 @@
 /**
- * The migration controls (CONTRACT section 16) piece by piece, over the compiled dataset on disk
+ * The migration controls (docs/reference/migration.md) piece by piece, over the compiled dataset on disk
  * and a legacy backend on loopback that answers what the facade answers unless a test says
  * otherwise: how a comparison is logged, how the legacy client reads and refuses the backend's
  * answers, who answers v1 callers, the facade's shadow answer, and the cap on comparisons in flight.

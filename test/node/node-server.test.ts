@@ -106,7 +106,7 @@ describe('the Node server on a real loopback port', () => {
   });
 });
 
-describe('the Node entry against hostile clients (CONTRACT section 18)', () => {
+describe('the Node entry against hostile clients (docs/reference/requests.md)', () => {
   it("answers what Node refuses in the gateway's shape, logs it on stdout, and applies the configured deadlines", async () => {
     const { port, lines } = await startGateway({ HEADERS_TIMEOUT_MS: '300', REQUEST_TIMEOUT_MS: '600' });
     const malformed = await exchange(port, ['GET /healthz HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n']);

@@ -44,7 +44,7 @@ const listen = (host: string): Promise<Server> =>
     server.listen(0, host, () => resolve(server));
   });
 
-describe('the Node entry at start-up (CONTRACT section 17)', () => {
+describe('the Node entry at start-up (docs/reference/operations.md)', () => {
   it('listens on HOST only', async () => {
     // Any address of 127/8 is this machine's loopback: HOST=127.0.0.2 must not answer on 127.0.0.1.
     const { listening } = await start({ HOST: '127.0.0.2' });
@@ -78,7 +78,7 @@ describe('the Node entry at start-up (CONTRACT section 17)', () => {
     expect(listening?.host).toBe('127.0.0.1');
   });
 
-  describe('no demo secrets beyond loopback (CONTRACT section 22)', () => {
+  describe('no demo secrets beyond loopback (docs/reference/operations.md)', () => {
     const SECRET = 'k'.repeat(32);
     const credentialsFile = async () => {
       const file = join(scratchDir('creds'), 'credentials.json');

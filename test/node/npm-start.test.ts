@@ -1,5 +1,5 @@
 /**
- * Signals through `npm start` (CONTRACT sections 21 and 22), with real processes: the start-up line
+ * Signals through `npm start` (docs/reference/operations.md), with real processes: the start-up line
  * names the gateway's pid, SIGHUP to it reloads, and SIGHUP to npm's pid (which kills npm) does
  * not leave an orphaned gateway holding the port.
  */

@@ -5,7 +5,7 @@ import { MemoryCredentialStore, parseCredentialDocument } from '../../src/servic
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
 
-describe('dates in configuration are RFC 3339 with an explicit offset (CONTRACT section 17)', () => {
+describe('dates in configuration are RFC 3339 with an explicit offset (docs/reference/operations.md)', () => {
   it.each([
     ['V1_SUNSET', '2027-02-30T00:00:00Z', /not a real date/],
     ['V1_SUNSET', '2027-07-31T00:00:00', /with an offset.*no offset/],
@@ -135,7 +135,7 @@ describe('PORT and UPSTREAM_URL', () => {
   });
 });
 
-describe('the credential file (CONTRACT section 17)', () => {
+describe('the credential file (docs/reference/operations.md)', () => {
   it.each([
     [{}, /^credential document: holds no credentials/],
     [{ projects: [], clients: [], personal_tokens: [] }, /holds no credentials/],

@@ -7,7 +7,7 @@ import { DEMO, json, testApp } from '../support/harness';
 const proxied = { Authorization: DEMO.key, 'X-Forwarded-Proto': 'https' };
 const hints = (logs: Array<Record<string, unknown>>) => logs.filter((l) => l.level === 'warn' && String(l.message).includes('TRUST_PROXY'));
 
-describe('a TLS proxy in front without TRUST_PROXY is named in the log (CONTRACT section 9)', () => {
+describe('a TLS proxy in front without TRUST_PROXY is named in the log (docs/reference/requests.md)', () => {
   it('logs one hint naming TRUST_PROXY per minute on the 426 answers, by the injected clock', async () => {
     const t = testApp();
     expect((await t.get('http://gateway.example/v2/species', proxied)).status).toBe(426);

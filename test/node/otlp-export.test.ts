@@ -1,5 +1,5 @@
 /**
- * The OTLP/HTTP export of spans (src/node/otlp.ts, CONTRACT section 20), in process against an
+ * The OTLP/HTTP export of spans (src/node/otlp.ts, docs/reference/observability.md), in process against an
  * OTLP receiver on loopback: one server span per request and one client span per HTTP request to a
  * backend, with the request's trace and span ids (continuing the caller's span), the HTTP semantic
  * conventions' attributes, an error status for 5xx, aborted requests and failed backend calls,

@@ -1,5 +1,5 @@
 /**
- * Optional OTLP export (CONTRACT section 20): a real gateway process with
+ * Optional OTLP export (docs/reference/observability.md): a real gateway process with
  * `OTEL_EXPORTER_OTLP_ENDPOINT` pointing at a local OTLP/HTTP receiver exports one server span per
  * request and one client span per call to its backend, with the ids the backend received in
  * `traceparent`; without the variable, no OpenTelemetry module is imported.

@@ -1,5 +1,5 @@
 /**
- * The comparison of a facade answer with a legacy one (CONTRACT section 16), on bodies written
+ * The comparison of a facade answer with a legacy one (docs/reference/migration.md), on bodies written
  * out here: what counts as a difference (status, values, object keys either side, array length
  * and order), what does not (object key order), where each is reported (`data[].rank`, first at
  * `data[3].rank`), and what `V1_COMPARE_IGNORE` paths leave out.

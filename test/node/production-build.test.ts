@@ -72,7 +72,7 @@ function importedPackages(bundle: string): string[] {
   ];
 }
 
-describe('the production build (CONTRACT section 17)', () => {
+describe('the production build (docs/reference/operations.md)', () => {
   it('a fresh clone starts with `npm start`; after `npm run build` it serves with only `dependencies` installed, and refuses without a build', async () => {
     copy = cloneLike();
     made.push(copy);
@@ -190,7 +190,7 @@ console.log(JSON.stringify({ withBundle, afterImport: loaded() }));`,
   }, 240_000);
 });
 
-describe('the Dockerfile and the systemd unit (CONTRACT section 22)', () => {
+describe('the Dockerfile and the systemd unit (docs/reference/operations.md)', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const dockerfile = readFileSync(join(ROOT, 'deploy/Dockerfile'), 'utf8');
   const unit = readFileSync(join(ROOT, 'deploy/botanical-gateway.service'), 'utf8');

@@ -1,5 +1,5 @@
 /**
- * The metrics as an operator meets them (CONTRACT section 20): a real gateway process under a
+ * The metrics as an operator meets them (docs/reference/observability.md): a real gateway process under a
  * small mixed load, its exposition checked by `promtool check metrics`, scraped every second by a
  * real Prometheus server, and every PromQL expression of the dashboard (dashboards/gateway.json)
  * answering with series. Skipped, saying so, where the Debian package `prometheus` is absent.

@@ -1,7 +1,7 @@
 /**
  * `GET /readyz` over backends that answer as the test says: 200 only when every backend that
  * answers callers is ready, each one's report under its own name, the request's id passed on,
- * and nothing asked while the process stops (CONTRACT section 21). The backends themselves are
+ * and nothing asked while the process stops (docs/reference/operations.md). The backends themselves are
  * tested in `upstream-readiness.test.ts` and `legacy-readiness.test.ts`.
  */
 import { describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@ import type { SpeciesRecord } from '../../src/core/records';
 import type { OrderTerm, RecordSource } from '../../src/services/record-source';
 import { bundledSource, dataset } from '../support/harness';
 
-// The oracle's own text rules, written from CONTRACT section 4 rather than imported from the code
+// The oracle's own text rules, written from docs/reference/interface.md rather than imported from the code
 // under test: case- and accent-insensitive matching and order, ids numeric-aware.
 const fold = (text: string) =>
   text

@@ -1,5 +1,5 @@
 /**
- * The path and query a log line holds (src/core/redact.ts, CONTRACT section 13): the value of
+ * The path and query a log line holds (src/core/redact.ts, docs/reference/requests.md): the value of
  * every parameter named like a credential replaced, in any letter case and however its name is
  * escaped, everything else as the caller wrote it. `plain-query.test.ts` checks the same rules on
  * random queries; `access-log.test.ts` through the gateway.

@@ -1,6 +1,6 @@
 /**
  * The answers to requests Node's HTTP layer refuses before the app sees them
- * (src/node/rejections.ts, CONTRACT section 18), in process: the problem+json body, its headers
+ * (src/node/rejections.ts, docs/reference/requests.md), in process: the problem+json body, its headers
  * (request id, `no-store`, `Connection: close`, the length), the bytes written to a socket no
  * response owns, and the one access-log line each (path without its query, method cut short,
  * `rejected` naming why), with the refusal counted. hostile-http.test.ts sends such requests over

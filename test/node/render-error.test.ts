@@ -2,7 +2,7 @@
  * The one error renderer (src/policies/render-error.ts) as a caller and an operator see it: what
  * any thrown value becomes (an answer's code, or 500 with its details hidden), the problem+json
  * body of each, and the error line an unexpected failure leaves in the log, but not a client that
- * left or an answer thrown on purpose (CONTRACT sections 7 and 13).
+ * left or an answer thrown on purpose (docs/reference/access.md and docs/reference/requests.md).
  */
 import { HTTPException } from 'hono/http-exception';
 import { describe, expect, it } from 'vitest';

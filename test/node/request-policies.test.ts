@@ -1,7 +1,7 @@
 /**
  * The policies that set a request's context, each alone in front of a stub route, without the
- * gateway or its dataset: the request id (CONTRACT section 13), the trace and the caller's own id
- * (section 20), the version a path belongs to with its headers, a retired version's 410 and its
+ * gateway or its dataset: the request id (docs/reference/requests.md), the trace and the caller's own id
+ * (docs/reference/observability.md), the version a path belongs to with its headers, a retired version's 410 and its
  * brownouts, `HEAD`'s `Content-Length`, and a request body that stops arriving. The gateway-wide
  * cases are in the suites and in `access-log.test.ts`, `trace-context.test.ts`, `brownouts.test.ts`.
  */

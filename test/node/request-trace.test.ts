@@ -2,7 +2,7 @@
  * A request's trace as its access line and a tracing exporter read it: a continued `traceparent`
  * keeps the caller's trace, parent and flags; a new trace is sampled; the gateway's own span is
  * drawn once; each call to a backend gets a `traceparent` of its own under the same trace; calls
- * and attempts are kept in order (CONTRACT section 20). Random ids come from `randomHex`, whose
+ * and attempts are kept in order (docs/reference/observability.md). Random ids come from `randomHex`, whose
  * draws are checked here too: lower-case hex of the length asked, never all zero, never repeated.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Which requests `V1_COMPARE_PERCENT` compares (CONTRACT section 16): a pure function of the request
+ * Which requests `V1_COMPARE_PERCENT` compares (docs/reference/migration.md): a pure function of the request
  * id, so an operator holding an id can tell; whole and fractional percents sample their share.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The compiled search index on its own (`searchPositions`, CONTRACT section 18): the species ids it
+ * The compiled search index on its own (`searchPositions`, docs/reference/requests.md): the species ids it
  * gives for a `q` equal a per-field oracle over the fixture, for real and random queries, needles
  * whose covering grams repeat and needles spelling the first key of a chunk of the index; a match
  * never spans two fields. Read from the compiled dataset the Node gateway serves (`generated/`), with

@@ -1,4 +1,4 @@
-/** Search text rules (CONTRACT section 18): control characters and empty folds refused, no match across fields. */
+/** Search text rules (docs/reference/requests.md): control characters and empty folds refused, no match across fields. */
 import { describe, expect, it } from 'vitest';
 import type { ResourceName } from '../../src/services/record-source';
 import type { CompiledResource } from '../../src/services/bundled/compiled/resource';

@@ -1,6 +1,6 @@
 /**
  * The address a request comes from (src/policies/source-address.ts), which the failed-authentication
- * budget is kept by (CONTRACT section 18), on its own: the platform's word, else the right-most
+ * budget is kept by (docs/reference/requests.md), on its own: the platform's word, else the right-most
  * `X-Forwarded-For` entry behind a trusted proxy, else the TCP peer; each address in one spelling
  * (one client, one budget), and anything that is not an address taken for none.
  */

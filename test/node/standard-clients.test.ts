@@ -1,6 +1,5 @@
 /**
- * The gateway as widely used third-party clients see it, on a real loopback port (CONTRACT
- * sections 8, 10, 11 and 19): two OAuth 2.0 client libraries obtain client-credentials tokens with
+ * The gateway as widely used third-party clients see it, on a real loopback port (docs/reference/access.md, 10, 11 and 19): two OAuth 2.0 client libraries obtain client-credentials tokens with
  * HTTP Basic and with body client authentication and use them on v2 and v3, and read a wrong
  * secret and an unsupported grant as the errors RFC 6749 names; a parser of RFC 9651 structured
  * fields reads `Deprecation`, `RateLimit` and `RateLimit-Policy`.

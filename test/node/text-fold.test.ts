@@ -1,5 +1,5 @@
 /**
- * The folding a search applies to `q` (CONTRACT section 4): case and accents dropped, whichever
+ * The folding a search applies to `q` (docs/reference/interface.md): case and accents dropped, whichever
  * way the accent is written (one precomposed character or a letter and combining marks), so that
  * `Épinette`, `EPINETTE` and `épinette` search alike; a `q` of marks alone folds to nothing.
  */

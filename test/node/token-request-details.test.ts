@@ -1,6 +1,6 @@
 /**
  * `POST /oauth/token` in the details a client sees: which spellings of the Basic header and of the
- * media type are accepted, and the `error_description` of each refusal (CONTRACT section 8,
+ * media type are accepted, and the `error_description` of each refusal (docs/reference/access.md,
  * RFC 6749 2.3.1, 5.2, RFC 7617).
  */
 import { describe, expect, it } from 'vitest';

@@ -86,7 +86,7 @@ describe('access tokens: signature', () => {
     });
   }
 
-  // Signed with the right secret and algorithm, but claiming what the gateway never issues (CONTRACT section 18).
+  // Signed with the right secret and algorithm, but claiming what the gateway never issues (docs/reference/requests.md).
   const claimsRefused: Array<[string, Record<string, unknown>]> = [
     ['a lifetime of 901 s', { iat: ISSUED_AT, exp: ISSUED_AT + 901 }],
     ['a lifetime of a year', { iat: ISSUED_AT, exp: ISSUED_AT + 365 * 86_400 }],

@@ -1,5 +1,5 @@
 /**
- * Following a request (CONTRACT section 20), through the gateway: the trace a request gets, the `traceparent` its calls
+ * Following a request (docs/reference/observability.md), through the gateway: the trace a request gets, the `traceparent` its calls
  * to the upstream and to the legacy backend carry (seen by real backends on loopback, through
  * Node's real fetch), the headers those backends receive (compared with docs/upstream.md), and
  * what the access line and the other lines of the request say. Reading and writing a `traceparent`
@@ -144,7 +144,7 @@ describe('trace context through the legacy backend (LEGACY_V1_URL)', () => {
   });
 });
 
-describe('the access line (CONTRACT section 20)', () => {
+describe('the access line (docs/reference/observability.md)', () => {
   it('says where the request came from, with what client, and how many bytes went back', async () => {
     const t = diskApp({ env: { TRUST_PROXY: 'true' } });
     const long = `agent/${'x'.repeat(400)}`;

@@ -1,5 +1,5 @@
 /**
- * The deployed Workers environments never fall back to demo secrets (CONTRACT section 22): only
+ * The deployed Workers environments never fall back to demo secrets (docs/reference/operations.md): only
  * the local configuration of wrangler.toml says DEMO_CREDENTIALS=allow, and an environment does
  * not inherit the top level's vars, which wrangler itself resolves here.
  */

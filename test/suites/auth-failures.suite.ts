@@ -1,5 +1,5 @@
 /**
- * Failed authentication as a client sees it (CONTRACT section 18), with a limit of 3 per minute:
+ * Failed authentication as a client sees it (docs/reference/requests.md), with a limit of 3 per minute:
  * counted per source address and per OAuth client, in any credential place and version; past the
  * limit, 429 before the secret is checked; other addresses and clients are not affected.
  * The runtime says how a request names its source address (`from`).

@@ -1,5 +1,5 @@
 /**
- * Who may keep an answer (CONTRACT section 19, RFC 9111), played through a cache library that
+ * Who may keep an answer (docs/reference/requests.md, RFC 9111), played through a cache library that
  * implements RFC 9111 (http-cache-semantics: the cache logic of got and of npm's fetch), acting as
  * a shared cache (a CDN, a corporate proxy) and as a private one (a browser, an HTTP client):
  * - no answer to a request with a credential may satisfy, without asking the gateway, a request

@@ -1,4 +1,4 @@
-/** Browsers (CONTRACT section 14): CORS on v2 and v3, none on the token endpoint. */
+/** Browsers (docs/reference/requests.md): CORS on v2 and v3, none on the token endpoint. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, json, type SuiteClient } from './client';
 import { mintDemoToken } from './tokens';

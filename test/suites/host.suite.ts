@@ -1,5 +1,5 @@
 /**
- * The host a request is for, as a client sees it (CONTRACT section 18), where the request URL is
+ * The host a request is for, as a client sees it (docs/reference/requests.md), where the request URL is
  * all the runtime shows (in process on Node, and Workers): its host is the effective host.
  */
 import { describe, expect, it } from 'vitest';
@@ -79,7 +79,7 @@ export function hostSuite(clientAt: (setup: TransportSetup) => SuiteClient): voi
     });
   });
 
-  describe('host: no redirect is cached (CONTRACT section 19), a query with a credential least of all', () => {
+  describe('host: no redirect is cached (docs/reference/requests.md), a query with a credential least of all', () => {
     const queries = [
       '?key=demo-project-key',
       '?q=abies&KEY=demo-project-key',

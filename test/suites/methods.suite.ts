@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO, json, type SuiteClient } from './client';
 
 /**
- * Methods and HEAD through the app, on every runtime (CONTRACT section 18): a method no route
+ * Methods and HEAD through the app, on every runtime (docs/reference/requests.md): a method no route
  * serves is 405 with `Allow` on any path, `/healthz` and `/readyz` included, and HEAD carries
  * the headers GET would, `Content-Length` included. `unserved` are the methods the runtime's
  * Request can carry (Node's refuses TRACE and CONNECT; its HTTP layer is tested on a socket).

@@ -1,5 +1,5 @@
 /**
- * `POST /oauth/token` as a client sees it (CONTRACT section 8, RFC 6749 4.4, 5.1, 5.2).
+ * `POST /oauth/token` as a client sees it (docs/reference/access.md, RFC 6749 4.4, 5.1, 5.2).
  * Mints at most three tokens, well under the per-client token limit of one minute.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The descriptions and the docs page as a client sees them (CONTRACT section 15), on every
+ * The descriptions and the docs page as a client sees them (docs/reference/descriptions.md), on every
  * runtime. Every response here is also checked against the description by the client itself.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** Rate-limit headers as a client sees them (CONTRACT section 11), under the default limits. */
+/** Rate-limit headers as a client sees them (docs/reference/access.md), under the default limits. */
 import { describe, expect, it } from 'vitest';
 import { DEMO, type SuiteClient } from './client';
 

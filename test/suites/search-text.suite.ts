@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { json, type SuiteClient } from './client';
 
 /**
- * Search text rules (CONTRACT section 18) as a client sees them on every runtime: a `q` with a
+ * Search text rules (docs/reference/requests.md) as a client sees them on every runtime: a `q` with a
  * control character or folding to nothing is 400 `svc/invalidParameter` (v1: the legacy body),
  * and a match never spans two fields.
  */

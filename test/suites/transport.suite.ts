@@ -1,5 +1,5 @@
 /**
- * The transport policy as a client sees it (CONTRACT section 9), where the request URL's scheme
+ * The transport policy as a client sees it (docs/reference/requests.md), where the request URL's scheme
  * and host are all the runtime shows (in-process on Node, and Workers). Absolute `http://` URLs
  * are plain-HTTP requests; `https://` ones arrived over TLS.
  */

@@ -13,7 +13,7 @@ export interface V1Headers {
   link: string;
 }
 
-/** The headers under the defaults of CONTRACT section 1, written out rather than computed by the code under test. */
+/** The headers under the defaults of docs/reference/operations.md, written out rather than computed by the code under test. */
 export const DEFAULT_V1_HEADERS: V1Headers = {
   deprecation: '@1767225600', // 2026-01-01T00:00:00Z
   sunset: 'Sat, 31 Jul 2027 00:00:00 GMT',

@@ -13,7 +13,7 @@ function expectOrdered(records: any[], terms: OrderTerms) {
   }
 }
 
-/** The canonical v2 API as a client sees it (CONTRACT sections 3-7, 13), on any runtime. */
+/** The canonical v2 API as a client sees it (docs/reference/interface.md-7, 13), on any runtime. */
 export function v2Suite(client: () => SuiteClient) {
   const get = (path: string, headers?: Record<string, string>, init?: RequestInit) => client().get(path, headers, init);
 
@@ -141,7 +141,7 @@ export function v2Suite(client: () => SuiteClient) {
       expect(body.detail).toContain('page');
     });
 
-    // The detail a client reads, in full, for each refused parameter (CONTRACT section 4).
+    // The detail a client reads, in full, for each refused parameter (docs/reference/interface.md).
     it.each([
       ['page twice', 'page=1&page=2', '"page" may be given only once.'],
       ['q twice', 'q=fir&q=oak', '"q" may be given only once.'],

@@ -1,5 +1,5 @@
 /**
- * The v3 closed preview (CONTRACT section 8): the v2 core under `/v3`, for Bearer tokens whose
+ * The v3 closed preview (docs/reference/access.md): the v2 core under `/v3`, for Bearer tokens whose
  * credential is in the preview. Expectations come from the API itself (v2 answers), not the dataset.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

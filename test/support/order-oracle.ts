@@ -1,4 +1,4 @@
-/** CONTRACT section 4's order worked out naively: no code of the gateway's, so it can judge it. */
+/** docs/reference/interface.md's order worked out naively: no code of the gateway's, so it can judge it. */
 
 const textOrder = new Intl.Collator('en', { sensitivity: 'base' });
 /** The default order: `id` ascending, numeric-aware. */

@@ -4,7 +4,7 @@ import type { CompiledResource } from '../../src/services/bundled/compiled/resou
 import type { AnyRecord, ResourceName } from '../../src/services/record-source';
 
 /**
- * The oracle's own folding, from CONTRACT section 4 (case- and accent-insensitive). Printable ASCII
+ * The oracle's own folding, from docs/reference/interface.md (case- and accent-insensitive). Printable ASCII
  * has nothing to decompose and no marks, so it is only lower-cased (most of the data: folding every
  * species' fields is the oracle's setup, run for each run of a test file).
  */
@@ -17,7 +17,7 @@ export const fold = (text: string) =>
         .toLowerCase();
 
 /**
- * The texts `q` is matched in, each on its own (CONTRACT section 4 for species; the names of
+ * The texts `q` is matched in, each on its own (docs/reference/interface.md for species; the names of
  * section 3 for the others), written here rather than taken from the compiler's specification, so
  * a field it dropped would show.
  */
@@ -32,7 +32,7 @@ export function searchableFields(resource: ResourceName, record: any): string[] 
 }
 
 /**
- * The search of CONTRACT sections 4 and 18 worked out naively over `records` of `resource` (each
+ * The search of docs/reference/interface.md and docs/reference/requests.md worked out naively over `records` of `resource` (each
  * searchable field folded on its own, a match within one field): `naive(q)` is the ids of the
  * matches in id order.
  */
@@ -91,7 +91,7 @@ export function naiveSearch(records: readonly AnyRecord[], resource: ResourceNam
 }
 
 /**
- * The species search of CONTRACT section 18 worked out naively over `dataset` (`naiveSearch`), and
+ * The species search of docs/reference/requests.md worked out naively over `dataset` (`naiveSearch`), and
  * the ids the compiled search index of `species()` gives for the same `q`, both in id order.
  */
 export function speciesSearch(dataset: Dataset, species: () => CompiledResource) {

@@ -1,5 +1,5 @@
 /**
- * Workers (CONTRACT section 20): one Analytics Engine data point per request when a `METRICS`
+ * Workers (docs/reference/observability.md): one Analytics Engine data point per request when a `METRICS`
  * binding exists, with the dimensions of the Node metrics and the subject as the index, and none
  * without one; calls to the upstream carry the request's `traceparent`, as on Node. Local workerd
  * accepts `writeDataPoint` but keeps nothing, so the binding here is one that records.

@@ -110,7 +110,7 @@ function distant(ms: number): DurableObjectNamespace<RateLimiterObject> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-describe('no request within its limits waits on the Durable Object in local mode (CONTRACT section 23)', () => {
+describe('no request within its limits waits on the Durable Object in local mode (docs/reference/operations.md)', () => {
   const DELAY_MS = 150;
   const ROUNDS = 21;
   const TOKEN_SECRET = 'edge-signing-secret-value-of-32-bytes!';

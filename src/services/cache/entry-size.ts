@@ -1,6 +1,6 @@
 /**
  * What one cache entry costs, for every cache of the gateway: memory is bounded by configuration,
- * not by traffic (CONTRACT section 22), so a cache counts its keys and its own bookkeeping beside
+ * not by traffic (docs/reference/operations.md), so a cache counts its keys and its own bookkeeping beside
  * its values. A cache that counted values only (an empty search result as 1 byte) grew by some
  * 300 bytes per distinct query with nothing evicted.
  */

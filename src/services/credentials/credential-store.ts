@@ -2,7 +2,7 @@ import type { ResourceName } from '../record-source';
 import type { MaybePromise } from '../../core/maybe-promise';
 import { RESOURCE_NAMES } from '../../core/resources';
 
-/** What a credential may reach. CONTRACT section 2. */
+/** What a credential may reach. docs/reference/access.md. */
 export interface Access {
   resources: readonly ResourceName[];
   preview: boolean;
@@ -18,7 +18,7 @@ export interface Principal {
 
 export interface OAuthClient {
   principal: Principal;
-  /** One secret, or two while it is rotated (CONTRACT section 21); all grant the same access. */
+  /** One secret, or two while it is rotated (docs/reference/operations.md); all grant the same access. */
   secretDigests: readonly string[];
 }
 

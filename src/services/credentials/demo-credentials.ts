@@ -1,7 +1,7 @@
 import type { CredentialDocument } from './credential-store';
 
 /**
- * The bundled demo store (CONTRACT section 2), used when no store is configured.
+ * The bundled demo store (docs/reference/access.md), used when no store is configured.
  * Plaintext secrets are documented in the README; only their SHA-256 digests live here.
  */
 export const DEMO_CREDENTIALS: CredentialDocument = {

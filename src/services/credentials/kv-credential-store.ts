@@ -11,7 +11,7 @@ export interface JsonKeyValue {
 /**
  * How long a location keeps what it read from KV's central store (KV's `cacheTtl`, at least 60 s
  * by its rules at the time of writing, 30 s now): each credential is read from afar at most once
- * per location in that time (CONTRACT section 23). It is also KV's own default, so the bound on a
+ * per location in that time (docs/reference/operations.md). It is also KV's own default, so the bound on a
  * revocation stays what docs/workers.md states; a miss is kept as long, so a key created after a
  * location looked it up in vain works there within this time.
  */
@@ -80,7 +80,7 @@ function storeOf(doc: unknown): MemoryCredentialStore {
 /**
  * The KV store when the namespace is bound. Otherwise the demo store, with a warning, only where
  * `DEMO_CREDENTIALS=allow` says so (the local configuration): a deployed worker whose binding was
- * forgotten refuses to serve rather than serve the published demo secrets (CONTRACT section 22).
+ * forgotten refuses to serve rather than serve the published demo secrets (docs/reference/operations.md).
  */
 export function kvOrDemoCredentials(kv: JsonKeyValue | undefined, demoAllowed: boolean, warn: (message: string) => void): CredentialStore {
   if (kv) return new KvCredentialStore(kv);

@@ -32,7 +32,7 @@ export interface LocalFirstOptions {
 }
 
 /**
- * Rate limits decided where the request is served (CONTRACT section 23), with a distant
+ * Rate limits decided where the request is served (docs/reference/operations.md), with a distant
  * authority (a Durable Object per bucket) kept informed after the response, not before it.
  *
  * A request is admitted while the count this instance knows, the authority's last answer plus

@@ -23,8 +23,7 @@ import { collectionOf, detailOf } from './envelope';
 const PROBE_PATH = '/v2/species';
 
 /**
- * The record source over an existing backend that speaks the canonical v2 shapes (CONTRACT
- * section 12). It sees only validated v2 list queries and ids, never the caller's request, so no
+ * The record source over an existing backend that speaks the canonical v2 shapes (docs/reference/operations.md). It sees only validated v2 list queries and ids, never the caller's request, so no
  * caller credential, legacy `key`/`token` parameter or unknown parameter can reach the upstream.
  * Upstream `links` are never read: the core renders links from the page it walked.
  */

@@ -26,7 +26,7 @@ export function deprecation({ v1DeprecatedAt, v1Sunset, docsUrl, migration }: De
     description:
       "Every response carries `Deprecation`, `Sunset` and a `Link` to the migration guide and to the caller's own migration plan; from `V1_SUNSET` on, every request answers 410.",
     retiredAt: v1Sunset,
-    // V1_BROWNOUTS (CONTRACT section 16): rehearsals of the sunset, so callers notice in time.
+    // V1_BROWNOUTS (docs/reference/migration.md): rehearsals of the sunset, so callers notice in time.
     brownouts: migration?.brownouts ?? [],
     headers(headers) {
       headers.set('Deprecation', deprecationValue);

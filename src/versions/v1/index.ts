@@ -16,7 +16,7 @@ import { uppercaseEnums } from './uppercase-enums';
 /**
  * v1, deprecated and frozen: the v2 core seen through one change per row of the spec's
  * "Differences from v1 to v2" table, in the table's order (the migration guide follows it), then
- * what CONTRACT sections 10 and 14 add: no CORS, and the deprecation headers and sunset.
+ * what docs/reference/migration.md and docs/reference/requests.md add: no CORS, and the deprecation headers and sunset.
  */
 export function v1(config: Config): Version {
   return {

@@ -1,6 +1,6 @@
 import type { CredentialPlace, VersionChange } from '../version';
 
-/** v1's places, in precedence order (CONTRACT section 7): the first one present wins. */
+/** v1's places, in precedence order (docs/reference/access.md): the first one present wins. */
 const V1_PLACES: readonly CredentialPlace[] = ['authorization', 'x-api-key', 'x-key', 'query:key', 'query:token'];
 
 export const legacyCredentials: VersionChange = {
