@@ -3,7 +3,7 @@
  * rate limiter and a warm dataset all answer at once; on Workers (KV, a Durable Object, pieces
  * fetched on first use) they answer later. Awaiting a value that is already there still costs a
  * promise and a turn of the microtask queue per request, which the benchmarks measure on the
- * request path (BENCHMARKS.md), so the hot paths keep a synchronous shortcut: these helpers are
+ * request path, so the hot paths keep a synchronous shortcut: these helpers are
  * the one way to write it.
  */
 export type MaybePromise<T> = T | Promise<T>;

@@ -65,9 +65,8 @@ interface Attempt {
 /**
  * The synchronous shortcut: on Node the digest is a synchronous hash and the in-memory credential
  * store answers at once, so an API key that authenticated within the window is admitted here
- * without a promise; a promise and a turn of the microtask queue cost every request (with the rate
- * limiter's decision at once, 5.7 % less CPU on the sorted page: BENCHMARKS.md, "In-process
- * decisions without promises"). Returns undefined once the caller is admitted; otherwise the full
+ * without a promise; a promise and a turn of the microtask queue cost every request (without them,
+ * and the limiter's decision at once, a sorted page took 5.7 % less CPU). Returns undefined once the caller is admitted; otherwise the full
  * path's promise, handed what was computed here: for a digest or a store that answers later
  * (Workers), a secret not known good (the throttle asks its limiter first), a Bearer token, a
  * secret no store holds.

@@ -53,7 +53,7 @@ export function renderError(err: unknown, c: Context<AppEnv>, { config, services
   // No cache keeps an error: the next request may well succeed (docs/reference/requests.md).
   uncacheable(c);
   // For HEAD too: Hono drops the body after the length of GET's has been measured (policies/head.ts).
-  // A spread: on Node 24 it costs 1.6 times a literal where `Object.assign` costs 7 (BENCHMARKS.md).
+  // A spread: on Node 24 it costs 1.6 times a literal where `Object.assign` costs 7.
   return respond(c, JSON.stringify(rendered.body), error.status, { ...error.headers, 'Content-Type': rendered.contentType });
 }
 
