@@ -16,7 +16,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node', globalSetup: ['test/support/compiled-data-setup.ts'] },
+        test: {
+          name: 'node',
+          include: ['test/node/**/*.test.ts', 'test/scripts/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/compiled-data-setup.ts'],
+        },
       },
       {
         // The worker entry inside workerd, with the bindings of wrangler.toml (local KV, Durable

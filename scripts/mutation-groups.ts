@@ -3,14 +3,14 @@
  * are about them (`MUTATION_TESTS`), so every mutant runs a few fast tests instead of the whole
  * suite, and a group's results are kept in an incremental file of its own. Every module under the
  * directories `stryker.config.json` names belongs to exactly one group or is listed in `EXCLUDED`
- * with the reason (`test/node/mutation-groups.test.ts` holds that): every module of `src/`.
+ * with the reason (`test/scripts/mutation-groups.test.ts` holds that): every module of `src/`.
  */
 export interface MutationGroup {
   /** Names the group's reports and incremental file under `reports/mutation/`. */
   name: string;
   /** The modules it mutates (paths from the project's root). */
   mutate: string[];
-  /** The Node test files its mutants run (`test/node/*.test.ts`). */
+  /** The Node test files its mutants run, named by their path below `test/` without `.test.ts`. */
   tests: string[];
   /** Leaves module-level constants unmutated (each of their mutants reruns every test). */
   ignoreStatic?: boolean;
@@ -21,11 +21,16 @@ const policies = (...names: string[]) => names.map((n) => `src/policies/${n}.ts`
 const routes = (...names: string[]) => names.map((n) => `src/routes/${n}.ts`);
 const migration = (...names: string[]) => names.map((n) => `src/migration/${n}.ts`);
 const compiled = (...names: string[]) => names.map((n) => `src/services/bundled/compiled/${n}.ts`);
-const tests = (...names: string[]) => names.map((n) => `test/node/${n}.test.ts`);
+const tests = (...names: string[]) => [...new Set(names)].map((n) => `test/${n}.test.ts`);
 
 export const GROUPS: MutationGroup[] = [
-  { name: 'core-conditional', mutate: core('conditional'), tests: tests('conditional', 'http-date'), ignoreStatic: true },
-  { name: 'core-pure', mutate: core('json-body', 'hash', 'iso-time'), tests: tests('json-body', 'etag-hash', 'iso-time'), ignoreStatic: true },
+  { name: 'core-conditional', mutate: core('conditional'), tests: tests('node/core/conditional', 'node/core/conditional'), ignoreStatic: true },
+  {
+    name: 'core-pure',
+    mutate: core('json-body', 'hash', 'iso-time'),
+    tests: tests('node/core/json-body', 'node/core/hash', 'node/core/iso-time'),
+    ignoreStatic: true,
+  },
   {
     name: 'core-rest',
     mutate: core(
@@ -44,25 +49,52 @@ export const GROUPS: MutationGroup[] = [
       'cache-control',
       'oauth-paths',
     ),
-    tests: tests('request-trace', 'text-fold', 'secret-digest', 'traceparent', 'host-name', 'list-query', 'query-string', 'envelope'),
+    tests: tests(
+      'node/core/request-trace',
+      'node/core/text',
+      'node/core/crypto',
+      'node/core/trace-context',
+      'node/core/host-name',
+      'node/core/list-query',
+      'node/core/query-string',
+      'node/core/envelope',
+    ),
     ignoreStatic: true,
   },
   {
     name: 'errors',
     mutate: [...core('api-error', 'error-codes'), ...policies('render-error')],
-    tests: tests('render-error', 'policies', 'openapi-documents', 'v1-changes', 'access-log', 'token-request-details'),
+    tests: tests(
+      'node/policies/render-error',
+      'node/policies/index',
+      'node/openapi/document',
+      'node/versions/v1/index',
+      'node/policies/access-log',
+      'node/routes/oauth-client',
+    ),
     ignoreStatic: true,
   },
   {
     name: 'policies-auth',
     mutate: policies('auth', 'presented-credential'),
-    tests: tests('authentication', 'operator-hints', 'tokens', 'auth-failures', 'policy-chain'),
+    tests: tests(
+      'node/services/credentials/credential-store',
+      'node/services/credentials/operator-hints',
+      'node/services/tokens',
+      'node/policies/auth-failures',
+      'node/policies/policy',
+    ),
     ignoreStatic: true,
   },
-  { name: 'policies-limits', mutate: policies('auth-failures', 'rate-limit'), tests: tests('auth-failures', 'rate-limit'), ignoreStatic: true },
-  { name: 'policies-caching', mutate: policies('caching'), tests: tests('caching'), ignoreStatic: true },
-  { name: 'policies-host-transport', mutate: policies('host', 'transport'), tests: tests('host-policy', 'transport-policy'), ignoreStatic: true },
-  { name: 'policies-methods-cors', mutate: policies('methods', 'cors'), tests: tests('methods-policy', 'cors-policy'), ignoreStatic: true },
+  {
+    name: 'policies-limits',
+    mutate: policies('auth-failures', 'rate-limit'),
+    tests: tests('node/policies/auth-failures', 'node/services/rate-limit/memory-rate-limiter'),
+    ignoreStatic: true,
+  },
+  { name: 'policies-caching', mutate: policies('caching'), tests: tests('node/policies/caching'), ignoreStatic: true },
+  { name: 'policies-host-transport', mutate: policies('host', 'transport'), tests: tests('node/policies/host', 'node/policies/transport'), ignoreStatic: true },
+  { name: 'policies-methods-cors', mutate: policies('methods', 'cors'), tests: tests('node/policies/methods', 'node/policies/cors'), ignoreStatic: true },
   {
     name: 'policies-small',
     mutate: [
@@ -79,26 +111,32 @@ export const GROUPS: MutationGroup[] = [
       ),
       ...core('redact', 'maybe-promise'),
     ],
-    tests: tests('response-headers', 'policy-chain', 'source-address', 'redact', 'request-policies'),
+    tests: tests('node/policies/response-headers', 'node/policies/policy', 'node/policies/source-address', 'node/core/redact', 'node/policies/request-id'),
     ignoreStatic: true,
   },
   {
     name: 'policies-access-log',
     mutate: policies('access-log', 'index', 'health-paths'),
-    tests: tests('access-log', 'access-line-policy', 'trace-context', 'request-policies', 'policies'),
+    tests: tests(
+      'node/policies/access-log',
+      'node/policies/access-log',
+      'node/policies/trace-context.process',
+      'node/policies/request-id',
+      'node/policies/index',
+    ),
     ignoreStatic: true,
   },
   {
     name: 'routes-oauth',
     mutate: routes('oauth-client', 'oauth-token', 'health'),
-    tests: tests('oauth', 'token-request-details', 'probes'),
+    tests: tests('node/routes/oauth-token', 'node/routes/oauth-client', 'node/routes/health'),
     ignoreStatic: true,
   },
-  { name: 'routes-readiness', mutate: routes('readiness'), tests: tests('readiness'), ignoreStatic: true },
+  { name: 'routes-readiness', mutate: routes('readiness'), tests: tests('node/routes/readiness'), ignoreStatic: true },
   {
     name: 'routes-resources',
     mutate: routes('resources', 'page-cache'),
-    tests: tests('resource-routes', 'kept-answers', 'conditional', 'plain-query'),
+    tests: tests('node/routes/resources', 'node/routes/page-cache', 'node/core/conditional', 'node/routes/page-cache'),
     ignoreStatic: true,
   },
   {
@@ -117,7 +155,7 @@ export const GROUPS: MutationGroup[] = [
       'no-migration-plan',
       'total-only-meta',
     ].map((n) => `src/versions/v1/${n}.ts`),
-    tests: tests('v1-changes', 'brownouts'),
+    tests: tests('node/versions/v1/index', 'node/policies/version-context'),
     ignoreStatic: true,
   },
   {
@@ -131,33 +169,48 @@ export const GROUPS: MutationGroup[] = [
       'src/versions/v3/index.ts',
       'src/versions/v3/preview-only.ts',
     ],
-    tests: tests('version-facts'),
+    tests: tests('node/versions/walker'),
   },
-  { name: 'migration-compare', mutate: migration('compare', 'sampling'), tests: tests('parity-compare', 'sampling') },
+  { name: 'migration-compare', mutate: migration('compare', 'sampling'), tests: tests('node/migration/compare', 'node/migration/sampling') },
   {
     name: 'migration-plans',
     mutate: [...migration('plan/plan', 'plan/usage', 'plan/usage-store', 'plan/examples'), ...routes('migration-plan')],
-    tests: tests('client-plans', 'usage-store'),
+    tests: tests('node/migration/plan/plan.process', 'node/migration/plan/usage-store'),
   },
   {
     name: 'migration-pure',
     mutate: [...core('intervals', 'route-template'), ...migration('v1-routes', 'forward')],
-    tests: tests('legacy-routing', 'migration-config'),
+    tests: tests('node/migration/v1-routes', 'node/config/migration'),
     ignoreStatic: true,
   },
   {
     name: 'migration-gateway',
     mutate: migration('comparator', 'legacy-backend', 'legacy-client', 'policy', 'facade-shadow', 'index'),
-    tests: tests('migration-controls'),
+    tests: tests('node/migration/comparator'),
     ignoreStatic: true,
   },
-  { name: 'compiled-locate-sorted', mutate: compiled('locate', 'sorted'), tests: tests('compiled-dataset', 'search-text', 'first-reads') },
-  { name: 'compiled-pieces', mutate: compiled('piece-cache', 'piece-index'), tests: tests('piece-index', 'record-heads', 'kept-answers'), ignoreStatic: true },
-  { name: 'compiled-search', mutate: compiled('search'), tests: tests('search-index'), ignoreStatic: true },
+  {
+    name: 'compiled-locate-sorted',
+    mutate: compiled('locate', 'sorted'),
+    tests: tests('node/services/bundled/bundled-source', 'node/services/bundled/search-text', 'node/services/bundled/compiled/first-reads'),
+  },
+  {
+    name: 'compiled-pieces',
+    mutate: compiled('piece-cache', 'piece-index'),
+    tests: tests('node/services/bundled/compiled/piece-index', 'node/services/bundled/compiled/layout', 'node/routes/page-cache'),
+    ignoreStatic: true,
+  },
+  { name: 'compiled-search', mutate: compiled('search'), tests: tests('node/services/bundled/compiled/search'), ignoreStatic: true },
   {
     name: 'compiled-records',
     mutate: compiled('resource', 'record-chunk', 'id-chunk', 'fences', 'layout', 'container', 'store'),
-    tests: tests('compiled-resource', 'record-heads', 'first-reads', 'file-store', 'piece-index'),
+    tests: tests(
+      'node/services/bundled/compiled/resource',
+      'node/services/bundled/compiled/layout',
+      'node/services/bundled/compiled/first-reads',
+      'node/services/bundled/compiled/store',
+      'node/services/bundled/compiled/piece-index',
+    ),
     ignoreStatic: true,
   },
   {
@@ -165,20 +218,42 @@ export const GROUPS: MutationGroup[] = [
     mutate: ['fixed-window', 'memory-rate-limiter', 'local-first-rate-limiter', 'redis-connection', 'redis-rate-limiter'].map(
       (n) => `src/services/rate-limit/${n}.ts`,
     ),
-    tests: tests('rate-limit', 'auth-failures', 'fixed-window', 'local-first-rate-limiter', 'redis-rate-limiter', 'redis-clock-skew', 'redis-fallback'),
+    tests: tests(
+      'node/services/rate-limit/memory-rate-limiter',
+      'node/policies/auth-failures',
+      'node/services/rate-limit/fixed-window',
+      'node/services/rate-limit/local-first-rate-limiter',
+      'node/services/rate-limit/redis-rate-limiter',
+      'node/services/rate-limit/redis-clock-skew',
+      'node/services/rate-limit/redis-fallback',
+    ),
   },
   {
     name: 'credentials',
     mutate: ['cached-credential-store', 'credential-store', 'demo-credentials', 'kv-credential-store', 'newline-digest'].map(
       (n) => `src/services/credentials/${n}.ts`,
     ),
-    tests: tests('config', 'operator-config', 'cached-credentials', 'kv-credential-store', 'operator-hints', 'tokens'),
+    tests: tests(
+      'node/config/index',
+      'node/config/describe',
+      'node/services/credentials/cached-credential-store',
+      'node/services/credentials/kv-credential-store',
+      'node/services/credentials/operator-hints',
+      'node/services/tokens',
+    ),
   },
 
   {
     name: 'config',
     mutate: ['describe', 'error', 'index', 'migration', 'parse', 'readers', 'types', 'values', 'warnings'].map((n) => `src/config/${n}.ts`),
-    tests: tests('config', 'config-variables', 'operator-config', 'migration-config', 'operator-hints', 'metrics-listener'),
+    tests: tests(
+      'node/config/index',
+      'node/config/readers',
+      'node/config/describe',
+      'node/config/migration',
+      'node/services/credentials/operator-hints',
+      'node/node/metrics-listener.process',
+    ),
     ignoreStatic: true,
   },
   {
@@ -199,7 +274,7 @@ export const GROUPS: MutationGroup[] = [
       'schemas',
       'types',
     ].map((n) => `src/openapi/${n}.ts`),
-    tests: tests('openapi-agreement', 'openapi-documents', 'openapi', 'methods', 'version-facts'),
+    tests: tests('node/openapi/edit', 'node/openapi/document', 'node/openapi/route', 'node/policies/methods', 'node/versions/walker'),
     ignoreStatic: true,
   },
   {
@@ -219,14 +294,14 @@ export const GROUPS: MutationGroup[] = [
       'upstream-source',
     ].map((n) => `src/services/upstream/${n}.ts`),
     tests: tests(
-      'upstream-resilience',
-      'upstream-cache',
-      'upstream-readiness',
-      'upstream-stale',
-      'upstream-credentials',
-      'upstream-faults',
-      'upstream-parity',
-      'upstream-modules',
+      'node/services/upstream/resilience',
+      'node/services/upstream/memory-cache',
+      'node/services/upstream/index',
+      'node/services/upstream/stale-warnings',
+      'node/services/upstream/credentials',
+      'node/services/upstream/client',
+      'node/services/upstream/upstream-source',
+      'node/services/upstream/envelope',
     ),
     ignoreStatic: true,
   },
@@ -238,7 +313,15 @@ export const GROUPS: MutationGroup[] = [
     ],
     // The compiler's tests compile a sample of the fixture (tens of milliseconds), not the whole (seconds a run):
     // compiled-dataset.test.ts compiles the whole in memory, so it stays in `npm test` only.
-    tests: tests('compile-sample', 'dataset-lines', 'cache-bytes', 'fixtures', 'record-index', 'scoped-lists', 'search-text'),
+    tests: tests(
+      'node/services/bundled/compile/index',
+      'node/services/bundled/dataset-lines',
+      'node/services/cache/entry-size',
+      'scripts/build-data/fixtures',
+      'node/core/records',
+      'node/routes/enumerations',
+      'node/services/bundled/search-text',
+    ),
     ignoreStatic: true,
   },
   {
@@ -253,31 +336,31 @@ export const GROUPS: MutationGroup[] = [
       ),
     ],
     tests: tests(
-      'policies',
-      'request-policies',
-      'probes',
-      'readiness',
-      'legacy-readiness',
-      'oauth',
-      'tokens',
-      'metrics',
-      'transport-policy',
-      'cache-bytes',
-      'batched-log',
-      'demo-secrets',
+      'node/policies/index',
+      'node/policies/request-id',
+      'node/routes/health',
+      'node/routes/readiness',
+      'node/migration/legacy-backend',
+      'node/routes/oauth-token',
+      'node/services/tokens',
+      'node/node/prometheus',
+      'node/policies/transport',
+      'node/services/cache/entry-size',
+      'node/node/log',
+      'node/node/demo-secrets',
     ),
     ignoreStatic: true,
   },
   {
     name: 'node-http',
     mutate: ['connection', 'http-server'].map((n) => `src/node/${n}.ts`),
-    tests: tests('hostile-http', 'host', 'transport', 'standard-clients'),
+    tests: tests('node/node/http-server', 'node/policies/host', 'node/policies/transport', 'node/node/standard-clients'),
     ignoreStatic: true,
   },
   {
     name: 'node-metrics',
     mutate: ['families', 'log', 'metrics-listener', 'metrics-server', 'otlp', 'prometheus-gauges', 'prometheus'].map((n) => `src/node/${n}.ts`),
-    tests: tests('metrics', 'metric-families', 'batched-log', 'metrics-endpoint', 'otlp-export'),
+    tests: tests('node/node/prometheus', 'node/node/families', 'node/node/log', 'node/node/metrics-server', 'node/node/otlp'),
     ignoreStatic: true,
   },
   {
@@ -300,18 +383,18 @@ export const GROUPS: MutationGroup[] = [
     ],
     // In process, one module each (the gateway processes of node-entry, graceful-stop, ... cannot see a mutant).
     tests: tests(
-      'kept-answers',
-      'file-store',
-      'live-credentials',
-      'metrics-endpoint',
-      'drain',
-      'rejections',
-      'listen-errors',
-      'demo-secrets',
-      'usage',
-      'backend-fetch',
-      'dataset-open',
-      'node-main',
+      'node/routes/page-cache',
+      'node/services/bundled/compiled/store',
+      'node/node/credential-reload',
+      'node/node/metrics-server',
+      'node/node/shutdown',
+      'node/node/rejections',
+      'node/node/listen-errors',
+      'node/node/demo-secrets',
+      'node/node/usage',
+      'node/node/backend-fetch',
+      'node/node/dataset',
+      'node/node',
     ),
     ignoreStatic: true,
   },

@@ -1,7 +1,7 @@
 /**
  * A client of the v2 API as a developer would write one: `openapi-fetch` typed by the `paths`
  * that `openapi-typescript` generated from `/v2/openapi.json` (`v2.gen.ts`, written by
- * test/node/openapi-client.test.ts, git-ignored). That test type-checks this file against the
+ * test/node/openapi/client.test.ts, git-ignored). That test type-checks this file against the
  * generated types before running it.
  */
 import createClient from 'openapi-fetch';

@@ -1,0 +1,4 @@
+import { openapiSuite } from '../../suites/openapi.suite';
+import { testApp } from '../../support/harness';
+
+openapiSuite(() => testApp());

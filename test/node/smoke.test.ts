@@ -1,4 +1,0 @@
-import { smokeSuite } from '../suites/smoke.suite';
-import { testApp } from '../support/harness';
-
-smokeSuite(() => testApp());
