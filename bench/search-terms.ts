@@ -2,7 +2,7 @@
  * The search terms that cover a first search's worst cases, and what a fresh isolate reads for
  * one: every two-letter needle, the 200 most common three-letter and four-letter needles of the
  * species' names, and every genus name. Shared by `npm run bench:edge` and the test of the bound
- * (test/node/first-reads.test.ts).
+ * (test/node/services/bundled/compiled/first-reads.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { HOT, INDEX } from '../scripts/compile-data';
