@@ -10,7 +10,7 @@ import { systemClock } from '../src/services/clock';
 import { MemoryRateLimiter } from '../src/services/rate-limit/memory-rate-limiter';
 import { redisWindows } from '../src/services/rate-limit/redis-connection';
 import { RedisRateLimiter } from '../src/services/rate-limit/redis-rate-limiter';
-import type { RateLimiter } from '../src/services/rate-limiter';
+import type { RateLimiter } from '../src/services/rate-limit/rate-limiter';
 import { startGatewayProcess } from '../tools/processes';
 import { startRedisServer } from '../test/support/redis-server';
 

@@ -11,7 +11,7 @@ import type { Lifecycle } from './services/lifecycle';
 import type { CredentialStore } from './services/credentials/credential-store';
 import { MemoryRateLimiter } from './services/rate-limit/memory-rate-limiter';
 import { noMetrics, type Metrics } from './services/metrics';
-import type { RateLimiter } from './services/rate-limiter';
+import type { RateLimiter } from './services/rate-limit/rate-limiter';
 import type { RecordSource } from './services/record-source';
 import type { UsageStore } from './migration/plan/usage-store';
 import type { RecordRequest } from './services/request-facts';

@@ -11,7 +11,7 @@ import type { Clock } from './services/clock';
 import type { DocsAssets } from './openapi/docs-assets';
 import type { ConnectionFacts } from './services/connection';
 import type { CredentialStore, Principal } from './services/credentials/credential-store';
-import type { RateLimiter } from './services/rate-limiter';
+import type { RateLimiter } from './services/rate-limit/rate-limiter';
 import type { UsageStore } from './migration/plan/usage-store';
 import type { RecordRequest } from './services/request-facts';
 import type { RecordSource } from './services/record-source';

@@ -21,7 +21,7 @@ import { listenError, probeHost } from './node/listen-errors';
 import { batchedStdoutLog } from './node/log';
 import { metricsListener } from './node/metrics-listener';
 import { gracefulStop, listenForStop } from './node/shutdown';
-import { readArguments } from './node/usage';
+import { readArguments } from './node/arguments';
 import { MemoryUsageStore } from './migration/plan/usage-store';
 import type { BundledSource } from './services/bundled/bundled-source';
 import type { SectionStore } from './services/bundled/compiled/store';

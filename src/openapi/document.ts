@@ -5,7 +5,7 @@ import type { Version } from '../versions/version';
 import { walk } from '../versions/walker';
 import { describeMethods } from './allow';
 import { errorComponents } from './errors';
-import { migrationPlanPath, migrationPlanSchemas } from './migration-plan';
+import { migrationPlanPath, migrationPlanSchemas } from './plan-schemas';
 import { collectionSchema, DESCRIPTION_PATH, MIGRATION_PLAN_PATH, detailSchema, enumerationPath as enumerationKey, recordSchema } from './names';
 import { CORS_TAG, descriptionPath, enumerationPath, redirect, resourcePaths, tokenPath } from './operations';
 import { prune } from './prune';

@@ -5,7 +5,7 @@ import type { AppEnv, Services } from '../env';
 import { ApiError } from '../core/api-error';
 import type { ErrorCode } from '../core/error-codes';
 import { entryBytes } from '../services/cache/entry-size';
-import type { RateLimitDecision } from '../services/rate-limiter';
+import type { RateLimitDecision } from '../services/rate-limit/rate-limiter';
 import { isPromise } from '../core/maybe-promise';
 import { WINDOW_SECONDS } from './rate-limit';
 import { sourceAddress } from './source-address';

@@ -2,7 +2,7 @@ import type { Config } from '../config';
 import type { Context } from 'hono';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../core/api-error';
-import type { RateLimitDecision } from '../services/rate-limiter';
+import type { RateLimitDecision } from '../services/rate-limit/rate-limiter';
 import { isPromise } from '../core/maybe-promise';
 import type { Policy } from './policy';
 import { policyHeaders } from './response-headers';

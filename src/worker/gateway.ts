@@ -10,7 +10,7 @@ import { KvCredentialStore, kvOrDemoCredentials } from '../services/credentials/
 import { assembleServices, randomSecret } from '../assemble-services';
 import { DurableObjectRateLimiter } from '../services/rate-limit/durable-object-rate-limiter';
 import { LocalFirstRateLimiter } from '../services/rate-limit/local-first-rate-limiter';
-import type { RateLimiter } from '../services/rate-limiter';
+import type { RateLimiter } from '../services/rate-limit/rate-limiter';
 import { createUpstreamSource } from '../services/upstream/index';
 import { analyticsEngineRecorder } from './analytics';
 import { workerConnection } from './connection';

@@ -1,5 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-import type { RateLimitDecision } from '../services/rate-limiter';
+import type { RateLimitDecision } from '../services/rate-limit/rate-limiter';
 import { countHit, peekWindow, type WindowState } from '../services/rate-limit/fixed-window';
 
 const WINDOW_KEY = 'window';

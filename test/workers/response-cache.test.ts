@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CachedResponse } from '../../src/services/response-cache';
+import type { CachedResponse } from '../../src/services/cache/response-cache';
 import { systemClock } from '../../src/services/clock';
 import { edgeResponseCache } from '../../src/worker/gateway';
 

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import type { CachedResponse, ResponseCache } from '../response-cache';
+import type { CachedResponse, ResponseCache } from './response-cache';
 
 /** The part of the Web Cache API this cache uses (on Workers: `caches.default`). */
 export type RequestCache = Pick<Cache, 'match' | 'put'>;

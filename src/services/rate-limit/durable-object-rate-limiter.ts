@@ -1,4 +1,4 @@
-import type { RateLimitDecision, RateLimiter } from '../rate-limiter';
+import type { RateLimitDecision, RateLimiter } from './rate-limiter';
 
 /** One bucket's counter as the limiter reaches it: the RPC stub of its Durable Object. */
 export interface BucketCounter {

@@ -1,4 +1,4 @@
-import type { RateLimitDecision } from '../rate-limiter';
+import type { RateLimitDecision } from './rate-limiter';
 
 /** One bucket's current window: when it opened (epoch ms) and how many requests it has allowed. */
 export interface WindowState {

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock';
 import { entryBytes } from '../cache/entry-size';
-import type { RateLimitDecision, RateLimiter } from '../rate-limiter';
+import type { RateLimitDecision, RateLimiter } from './rate-limiter';
 import { countHit, peekWindow, windowStart, type WindowState } from './fixed-window';
 import { RATE_LIMIT_BYTES } from './memory-rate-limiter';
 

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { entryBytes } from '../cache/entry-size';
 import type { Clock } from '../clock';
-import type { RateLimitDecision, RateLimiter } from '../rate-limiter';
+import type { RateLimitDecision, RateLimiter } from './rate-limiter';
 import { countHit, peekWindow, type WindowState } from './fixed-window';
 
 /**

@@ -1,6 +1,6 @@
 import type { LogLine } from '../log';
 import type { Clock } from '../clock';
-import type { Decided, RateLimitDecision, RateLimiter } from '../rate-limiter';
+import type { Decided, RateLimitDecision, RateLimiter } from './rate-limiter';
 import { countHit, peekWindow, windowStart } from './fixed-window';
 
 /**

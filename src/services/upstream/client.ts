@@ -4,7 +4,7 @@ import { ApiError } from '../../core/api-error';
 import type { Clock } from '../clock';
 import { noMetrics, type CacheResult, type Metrics } from '../metrics';
 import type { SourceContext } from '../record-source';
-import type { CachedResponse, ResponseCache } from '../response-cache';
+import type { CachedResponse, ResponseCache } from '../cache/response-cache';
 import type { CircuitBreaker } from './breaker';
 import { freshnessMs } from './freshness';
 import { backendHeaders } from './backend-headers';

@@ -2,12 +2,12 @@ import { ConfigError, type Config } from '../../config';
 import type { LogLine } from '../log';
 import type { Clock } from '../clock';
 import type { Metrics } from '../metrics';
-import type { ResponseCache } from '../response-cache';
-import { MemoryResponseCache } from './memory-cache';
+import type { ResponseCache } from '../cache/response-cache';
+import { MemoryResponseCache } from '../cache/memory-response-cache';
 import { UpstreamSource } from './upstream-source';
 
 export { UpstreamSource } from './upstream-source';
-export { MemoryResponseCache } from './memory-cache';
+export { MemoryResponseCache } from '../cache/memory-response-cache';
 
 export interface UpstreamParts {
   clock: Clock;

@@ -1,4 +1,4 @@
-import { MalformedUpstream } from './envelope';
+import { MalformedUpstream } from './envelope-check';
 
 /** The body as text, refusing more than `max` bytes. */
 export async function readBounded(res: Response, max: number): Promise<string> {

@@ -5,7 +5,7 @@ import { ApiError } from '../../core/api-error';
 import type { Clock } from '../clock';
 import type { Metrics } from '../metrics';
 import { CircuitBreaker } from './breaker';
-import { MalformedUpstream } from './envelope';
+import { MalformedUpstream } from './envelope-check';
 import { retryAfterSeconds } from './freshness';
 import { pause } from './io';
 import { RetryBudget } from './retry-budget';

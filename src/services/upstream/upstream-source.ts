@@ -17,7 +17,7 @@ import type {
 } from '../record-source';
 import { PAGE_SIZE } from '../record-source';
 import { UpstreamClient, type UpstreamOptions } from './client';
-import { collectionOf, detailOf } from './envelope';
+import { collectionOf, detailOf } from './envelope-check';
 
 /** The collection readiness probes: the first page of the one resource every backend serves. */
 const PROBE_PATH = '/v2/species';

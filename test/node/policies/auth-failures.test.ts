@@ -8,7 +8,7 @@ import { nodeConnection } from '../../../src/node/connection';
 import { systemClock } from '../../../src/services/clock';
 import { noMetrics } from '../../../src/services/metrics';
 import { MemoryRateLimiter } from '../../../src/services/rate-limit/memory-rate-limiter';
-import type { RateLimiter } from '../../../src/services/rate-limiter';
+import type { RateLimiter } from '../../../src/services/rate-limit/rate-limiter';
 import type { CredentialStore } from '../../../src/services/credentials/credential-store';
 import { MemoryCredentialStore } from '../../../src/services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../../../src/services/credentials/demo-credentials';

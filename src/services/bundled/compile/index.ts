@@ -14,7 +14,7 @@ import {
 } from '../compiled/layout';
 import { buildChildren, buildOrders } from './orders';
 import { buildRecords, type BuiltRecords } from './records';
-import { buildSearch } from './search';
+import { buildSearch } from './search-index';
 import { resourceSpecs } from './spec';
 
 /** Byte-range pieces `[offsets[from], offsets[to])` of `bytes`, with offsets made local. */

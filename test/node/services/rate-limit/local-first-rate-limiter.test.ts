@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../../src/services/clock';
 import { LocalFirstRateLimiter } from '../../../../src/services/rate-limit/local-first-rate-limiter';
 import { MemoryRateLimiter } from '../../../../src/services/rate-limit/memory-rate-limiter';
-import type { RateLimitDecision, RateLimiter } from '../../../../src/services/rate-limiter';
+import type { RateLimitDecision, RateLimiter } from '../../../../src/services/rate-limit/rate-limiter';
 
 /** A clock standing 10 s into a minute; `at` moves it. */
 function manualClock(): Clock & { at(ms: number): void } {

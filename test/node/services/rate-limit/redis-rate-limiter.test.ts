@@ -5,7 +5,7 @@ import { ManualClock, systemClock } from '../../../../src/services/clock';
 import { MemoryRateLimiter } from '../../../../src/services/rate-limit/memory-rate-limiter';
 import { REDIS_TIMEOUT_MS, redisWindows } from '../../../../src/services/rate-limit/redis-connection';
 import { RedisRateLimiter, type RedisWindows } from '../../../../src/services/rate-limit/redis-rate-limiter';
-import type { RateLimitDecision } from '../../../../src/services/rate-limiter';
+import type { RateLimitDecision } from '../../../../src/services/rate-limit/rate-limiter';
 import { startGatewayProcess, type GatewayProcess } from '../../../../tools/processes';
 import { REDIS_SERVER_INSTALLED, startRedisServer, type RedisServer } from '../../../support/redis-server';
 import { describeWithRedis } from '../../../support/needs-binary';

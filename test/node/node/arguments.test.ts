@@ -1,10 +1,10 @@
 /**
- * The gateway's command line (src/node/usage.ts), in process: `--help` and `-h` print the usage and
+ * The gateway's command line (src/node/arguments.ts), in process: `--help` and `-h` print the usage and
  * exit 0, anything but `--check` exits 2 naming it, and `--check` is the check. `process.exit` and
  * `console.error` are replaced by spies for each test.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readArguments, USAGE } from '../../../src/node/usage';
+import { readArguments, USAGE } from '../../../src/node/arguments';
 
 class Exited extends Error {
   constructor(readonly code: number | string | null | undefined) {

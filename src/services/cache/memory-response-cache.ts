@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
-import { entryBytes } from '../cache/entry-size';
+import { entryBytes } from './entry-size';
 import type { Clock } from '../clock';
-import type { CachedResponse, ResponseCache } from '../response-cache';
+import type { CachedResponse, ResponseCache } from './response-cache';
 
 /**
  * The in-memory upstream response cache (Node): an LRU bounded by entry count and by size, counted

@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../core/maybe-promise';
+import type { MaybePromise } from '../../core/maybe-promise';
 
 /** The outcome of counting one request against a bucket. */
 export interface RateLimitDecision {

@@ -1,7 +1,7 @@
 /** The upstream response cache: freshness from Cache-Control, stale-on-error within a bound, coalescing. */
 import { describe, expect, it } from 'vitest';
 import { freshnessMs } from '../../../../src/services/upstream/freshness';
-import { MemoryResponseCache } from '../../../../src/services/upstream/memory-cache';
+import { MemoryResponseCache } from '../../../../src/services/cache/memory-response-cache';
 import { ManualClock } from '../../../../src/services/clock';
 import { DEMO, json } from '../../../support/harness';
 import { fakePage, fakesClosedAfterEach, pageOf, sendJson, sleep, upstreamGateway, type Handler, type UpstreamGateway } from '../../../support/upstream';

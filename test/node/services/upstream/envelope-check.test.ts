@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestTrace } from '../../../../src/core/request-trace';
 import { ManualClock } from '../../../../src/services/clock';
 import { CircuitBreaker, type BreakerState } from '../../../../src/services/upstream/breaker';
-import { collectionOf, detailOf, MalformedUpstream } from '../../../../src/services/upstream/envelope';
+import { collectionOf, detailOf, MalformedUpstream } from '../../../../src/services/upstream/envelope-check';
 import { freshnessMs, retryAfterSeconds } from '../../../../src/services/upstream/freshness';
 import { pause, readBounded } from '../../../../src/services/upstream/io';
 import { failure, Resilience, unavailable } from '../../../../src/services/upstream/resilience';
