@@ -31,27 +31,23 @@
  * `BENCH_GATEWAY_DIR=/path/to/another/checkout` measures that tree's worker with this harness.
  * Seeds the demo credentials into local KV first (`npm run seed:worker`). Not part of `npm test`.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
-import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
-import WebSocket from 'ws';
+import type { Miniflare } from 'miniflare';
 import { freePort, startProcess } from '../tools/processes';
 import { everyTermReads, summary, type TermReads } from './search-reads';
+import { built, Inspector, removeBuilt, seedCredentials, startWorkerd, WRANGLER, WRANGLER_ENV } from './workerd';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TERMS = Number(process.env.BENCH_TERMS ?? 24);
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 const DIR = process.env.BENCH_GATEWAY_DIR ?? HERE;
-const ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_HIDE_BANNER: 'true' };
-const WRANGLER = join(HERE, 'node_modules/.bin/wrangler');
 /** Where fresh isolates run: workerd started through Miniflare, or `wrangler dev`. */
 const RUNTIME = process.env.BENCH_RUNTIME ?? 'workerd';
 if (RUNTIME !== 'workerd' && RUNTIME !== 'wrangler-dev') throw new Error(`BENCH_RUNTIME=${RUNTIME}: expected workerd or wrangler-dev`);
@@ -67,81 +63,6 @@ const FIRSTS = [
   ['v1 page', '/v1/species?page=5'],
 ] as const;
 
-/**
- * The isolate's inspector (workerd's own, or wrangler's proxy of it), over one DevTools protocol
- * connection, opened on the first call (a fresh worker that is never asked runs without one).
- */
-class Inspector {
-  private ws: WebSocket | undefined;
-  private opened: Promise<unknown> | undefined;
-  private readonly waiting = new Map<number, (answer: { result?: unknown; error?: { message: string } }) => void>();
-  private next = 0;
-
-  constructor(private readonly url: string) {}
-
-  private connect(): { ws: WebSocket; opened: Promise<unknown> } {
-    if (!this.ws) {
-      // wrangler's proxy answers only DevTools' own origin.
-      this.ws = new WebSocket(this.url, { origin: 'https://devtools.devprod.cloudflare.dev' });
-      this.opened = once(this.ws, 'open');
-      this.ws.on('message', (data) => {
-        const msg = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { message: string } };
-        if (msg.id !== undefined) this.waiting.get(msg.id)?.(msg);
-      });
-    }
-    return { ws: this.ws, opened: this.opened! };
-  }
-
-  async call<T>(method: string, params: object = {}): Promise<T> {
-    const { ws, opened } = this.connect();
-    await opened;
-    const id = ++this.next;
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`inspector did not answer ${method}`)), 15_000);
-      this.waiting.set(id, ({ result, error }) => {
-        clearTimeout(timer);
-        this.waiting.delete(id);
-        if (error) reject(new Error(`inspector: ${method}: ${error.message}`));
-        else resolve(result as T);
-      });
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  }
-
-  /** `Runtime.getHeapUsage`: V8's heap and the array buffers' storage. */
-  async heapUsage(): Promise<{ usedSize: number; backingStorageSize: number }> {
-    return { backingStorageSize: 0, ...(await this.call<{ usedSize: number; backingStorageSize?: number }>('Runtime.getHeapUsage')) };
-  }
-
-  /**
-   * Runs `work` under V8's sampling profiler (every 0.5 ms) and answers the milliseconds the
-   * isolate's thread was not idle (samples not `(idle)`), beside what `work` answers: running or
-   * compiling JavaScript, or inside a call into the runtime (locally, the first call of a binding
-   * starts its service on that thread: the profile shows it as time inside `kv.get` or the first
-   * assets fetch). The rest of the wall time the isolate waited for answers.
-   */
-  async busy<T>(work: () => Promise<T>): Promise<{ value: T; busyMs: number }> {
-    await this.call('Profiler.enable');
-    await this.call('Profiler.setSamplingInterval', { interval: 500 });
-    await this.call('Profiler.start');
-    const value = await work();
-    const { profile } = await this.call<{ profile: CpuProfile }>('Profiler.stop');
-    const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
-    const busyUs = profile.samples.reduce((sum, node, i) => sum + (idle.has(node) ? 0 : (profile.timeDeltas[i + 1] ?? 0)), 0);
-    return { value, busyMs: busyUs / 1000 };
-  }
-
-  close(): void {
-    this.ws?.close();
-  }
-}
-
-interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string } }>;
-  samples: number[];
-  timeDeltas: number[];
-}
-
 /** `BENCH_BUSY=1`: each timed request also says how long the isolate was busy during it (the profiler costs a little wall time). */
 const BUSY = process.env.BENCH_BUSY === '1';
 
@@ -154,7 +75,7 @@ interface FreshWorker {
 
 /** Runs `use` against a fresh isolate in a runtime of its own, then stops the runtime. */
 async function withFreshWorker<T>(use: (worker: FreshWorker) => Promise<T>): Promise<T> {
-  const { worker, stop } = await (RUNTIME === 'wrangler-dev' ? startWranglerDev() : startWorkerd());
+  const { worker, stop } = await (RUNTIME === 'wrangler-dev' ? startWranglerDev() : startGatewayWorkerd());
   try {
     return await use(worker);
   } finally {
@@ -163,73 +84,10 @@ async function withFreshWorker<T>(use: (worker: FreshWorker) => Promise<T>): Pro
   }
 }
 
-/**
- * The worker as the fresh starts run it, made once a run: the bundle `wrangler deploy --dry-run`
- * writes (and the upload size it prints), its modules, and wrangler.toml's name and Miniflare
- * options (bindings, assets).
- */
-interface BuiltWorker {
-  dir: string;
-  upload: string;
-  modules: Array<{ type: 'ESModule' | 'Data' | 'Text'; path: string }>;
-  name: string;
-  options: ReturnType<typeof unstable_getMiniflareWorkerOptions>['workerOptions'];
-}
-let bundle: BuiltWorker | undefined;
-function built(): BuiltWorker {
-  if (!bundle) {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-edge-'));
-    const out = spawnSync(WRANGLER, ['deploy', '--dry-run', '--outdir', dir], { cwd: DIR, env: ENV, encoding: 'utf8' });
-    const text = out.stdout + out.stderr;
-    if (out.status !== 0) throw new Error(`wrangler deploy --dry-run failed (exit ${out.status}): ${text.slice(-400)}`);
-    const config = join(DIR, 'wrangler.toml');
-    bundle = {
-      dir,
-      upload: /Total Upload: ([^\n]+)/.exec(text)?.[1]?.trim() ?? 'unknown',
-      modules: bundleModules(dir),
-      name: unstable_readConfig({ config }).name ?? 'gateway',
-      options: unstable_getMiniflareWorkerOptions(config).workerOptions,
-    };
-  }
-  return bundle;
-}
-
-/** The bundle's modules: the entry first, `.bin` files as Data (the rule in wrangler.toml), the rest (the docs page's UI) as Text. */
-function bundleModules(dir: string): BuiltWorker['modules'] {
-  const others = readdirSync(dir).filter((f) => f !== 'worker.js' && f !== 'README.md' && !f.endsWith('.map'));
-  return [
-    { type: 'ESModule', path: join(dir, 'worker.js') },
-    ...others.map((f) => ({ type: f.endsWith('.bin') ? ('Data' as const) : ('Text' as const), path: join(dir, f) })),
-  ];
-}
-
 /** A new workerd process running the bundle with wrangler.toml's bindings and `wrangler dev`'s local state. */
-async function startWorkerd(): Promise<{ worker: FreshWorker; stop: () => Promise<void> }> {
-  const { dir, modules, name, options } = built();
-  const [port, inspectorPort] = [await freePort(), await freePort()];
-  const started = performance.now();
-  // wrangler gives the worker's options in Miniflare 4's shape; Miniflare 5 converts them.
-  const mf = new Miniflare({
-    ...convertV4MiniflareOptions({
-      ...options,
-      name,
-      modules,
-      modulesRoot: dir,
-      host: '127.0.0.1',
-      port,
-      inspectorPort,
-      // The worker's access lines are not the benchmark's output; its errors are.
-      handleStructuredLogs: ({ level, message }: { level: string; message: string }) => {
-        if (level === 'error') process.stderr.write(`${message}\n`);
-      },
-    }),
-    // `wrangler dev`'s local state, where `npm run seed:worker` put the demo credentials.
-    resourcePersistencePath: join(DIR, '.wrangler/state/v3'),
-  });
-  await mf.ready;
-  const ready = performance.now() - started;
+async function startGatewayWorkerd(): Promise<{ worker: FreshWorker; stop: () => Promise<void> }> {
+  const { mf, port, inspector, ready } = await startWorkerd(DIR);
   if (WARM_SERVICES) await warmServices(mf);
-  const inspector = new Inspector(`ws://127.0.0.1:${inspectorPort}/core:user:${name}`);
   return { worker: { port, inspector, ready }, stop: () => mf.dispose() };
 }
 
@@ -249,7 +107,7 @@ async function startWranglerDev(): Promise<{ worker: FreshWorker; stop: () => Pr
     command: WRANGLER,
     args: ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)],
     cwd: DIR,
-    baseEnv: ENV,
+    baseEnv: WRANGLER_ENV,
     // Its own process group: wrangler and the workerd it starts are stopped together.
     group: true,
     ready: (line) => (line.includes('Ready on') ? true : undefined),
@@ -337,8 +195,7 @@ async function warmClient(): Promise<void> {
 
 async function main(): Promise<void> {
   await warmClient();
-  const seeded = spawnSync('npm', ['run', '-s', 'seed:worker'], { cwd: DIR, env: ENV, encoding: 'utf8' });
-  if (seeded.status !== 0) throw new Error(`seed:worker failed: ${seeded.stderr}`);
+  seedCredentials(DIR);
   const fmt = (n: number) => String(Math.round(n));
   const rows: string[] = [];
   // Per kind, the first request minus the same isolate's first /healthz, over every run.
@@ -401,7 +258,7 @@ async function main(): Promise<void> {
       );
     }
   }
-  console.log(`\nUpload (wrangler deploy --dry-run): ${built().upload}`);
+  console.log(`\nUpload (wrangler deploy --dry-run): ${built(DIR).upload}`);
   // The other way to ship it: every piece in one bundled module (what the upload would add).
   const pieces = join(DIR, 'generated/assets');
   if (existsSync(pieces)) {
@@ -421,4 +278,4 @@ main()
     console.error(err);
     process.exitCode = 1;
   })
-  .finally(() => bundle && rmSync(bundle.dir, { recursive: true, force: true }));
+  .finally(removeBuilt);
