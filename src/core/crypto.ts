@@ -1,9 +1,12 @@
 const encoder = new TextEncoder();
+const HEX_OF_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
 /** SHA-256 of a UTF-8 string as lowercase hex: how every stored secret is kept. */
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+  let hex = '';
+  for (const byte of digest) hex += HEX_OF_BYTE[byte]!;
+  return hex;
 }
 
 /** Equality in time independent of where two strings first differ. */

@@ -1,4 +1,5 @@
-import { sha256Hex, timingSafeEqual } from '../core/crypto';
+import { timingSafeEqual } from '../core/crypto';
+import type { Services } from '../env';
 import { ApiError } from '../core/api-error';
 import { decodeParamName } from '../core/query-string';
 import { credentialIdOf, type CredentialStore, type Principal } from '../services/credentials/credential-store';
@@ -31,22 +32,22 @@ export interface AuthenticatedClient {
 export async function authenticateClient(
   authorization: string | undefined,
   form: URLSearchParams,
-  store: Pick<CredentialStore, 'client'>,
+  services: { credentials: Pick<CredentialStore, 'client'>; digest: Services['digest']; log: Services['log'] },
   realm: string,
-  log: (line: Record<string, unknown>) => void = () => {},
 ): Promise<AuthenticatedClient> {
+  const { credentials: store, digest: hash, log } = services;
   const challenge: Record<string, string> = authorization === undefined ? {} : { 'WWW-Authenticate': `Basic realm="${realm}", charset="UTF-8"` };
   const fail = (detail: string): never => {
     throw new ApiError('oauth/invalidClient', detail, challenge);
   };
   const presented = clientCredentials(authorization, form, fail);
   const client = await store.client(presented.id);
-  const digest = await sha256Hex(presented.secret);
+  const digest = await hash(presented.secret);
   // Every secret is compared (one, or two during a rotation), matched or not.
   const held = client?.secretDigests ?? [NO_CLIENT_DIGEST];
   const matched = held.filter((secretDigest) => timingSafeEqual(digest, secretDigest))[0];
   if (client && !matched) {
-    const withNewline = await sha256Hex(`${presented.secret}\n`);
+    const withNewline = await hash(`${presented.secret}\n`);
     if (held.some((secretDigest) => timingSafeEqual(withNewline, secretDigest))) log(newlineDigestWarning(`client:${client.principal.id}`));
   }
   if (!client || !matched) return fail('Unknown client or wrong client secret.');

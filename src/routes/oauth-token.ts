@@ -6,6 +6,7 @@ import { ApiError } from '../core/api-error';
 import { TOKEN_PATH } from '../core/oauth-paths';
 import { FailedAuthentications } from '../policies/auth-failures';
 import { clientBody } from '../policies/client-body';
+import { respond } from '../policies/response-headers';
 import { rateLimitHeaders, refusedHeaders, WINDOW_SECONDS } from '../policies/rate-limit';
 import { authenticateClient, claimedClientId, presentsClientAuthentication, type AuthenticatedClient } from './oauth-client';
 
@@ -52,9 +53,12 @@ export function oauthTokenRoute(
       );
     }
     const issued = await services.tokens.issue(client, credential);
-    return c.json({ access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn }, 200, {
-      'Cache-Control': 'no-store',
-      Pragma: 'no-cache',
+    // Built once with the policy headers (`respond`), as every core answer: no `Headers` object to change afterwards.
+    const body = JSON.stringify({ access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn });
+    return respond(c, body, 200, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      pragma: 'no-cache',
       ...rateLimitHeaders('token', decision),
     });
   });
@@ -64,15 +68,14 @@ export function oauthTokenRoute(
    */
   async function authenticatedClient(c: Context<AppEnv>, form: URLSearchParams): Promise<AuthenticatedClient> {
     const authorization = c.req.header('Authorization');
-    if (!presentsClientAuthentication(authorization, form))
-      return authenticateClient(authorization, form, services.credentials, config.serviceName, services.log);
+    if (!presentsClientAuthentication(authorization, form)) return authenticateClient(authorization, form, services, config.serviceName);
     const clientId = claimedClientId(authorization, form);
     const place = authorization === undefined ? 'oauth:body' : 'oauth:basic';
     // What the client presented, as one digest: the same authentication gives the same one.
     const presented = await services.digest(`${authorization ?? ''}\n${form.get('client_id') ?? ''}\n${form.get('client_secret') ?? ''}`);
     if (!failures.knownGood(presented)) await failures.guard(c, clientId, 'oauth/slowDown', place);
     try {
-      const client = await authenticateClient(authorization, form, services.credentials, config.serviceName, services.log);
+      const client = await authenticateClient(authorization, form, services, config.serviceName);
       failures.rememberGood(presented);
       return client;
     } catch (err) {

@@ -55,10 +55,20 @@ export class HmacTokenService implements TokenService {
     private readonly clock: Clock,
   ) {}
 
-  /** The signing secret; one made on demand is made on first use (a Workers isolate's global scope may not draw random values). */
-  private get secret(): string {
-    if (typeof this.secretOrMake === 'function') this.secretOrMake = this.secretOrMake();
-    return this.secretOrMake;
+  private keyOnce: Promise<CryptoKey> | undefined;
+
+  /**
+   * The signing secret as an HMAC key, imported once: importing it for every token cost more than
+   * the signature. A secret made on demand is made on first use (a Workers isolate's global scope
+   * may not draw random values).
+   */
+  private key(): Promise<CryptoKey> {
+    if (!this.keyOnce) {
+      if (typeof this.secretOrMake === 'function') this.secretOrMake = this.secretOrMake();
+      const raw = new TextEncoder().encode(this.secretOrMake);
+      this.keyOnce = crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    }
+    return this.keyOnce;
   }
 
   async issue(principal: Principal, credential: string): Promise<IssuedToken> {
@@ -71,7 +81,7 @@ export class HmacTokenService implements TokenService {
       pre: principal.access.preview,
       cid: credential,
     };
-    return { accessToken: await sign(claims, this.secret, 'HS256'), expiresIn: TOKEN_LIFETIME_SECONDS };
+    return { accessToken: await sign(claims, await this.key(), 'HS256'), expiresIn: TOKEN_LIFETIME_SECONDS };
   }
 
   async verify(token: string): Promise<TokenSubject | undefined> {
@@ -79,7 +89,7 @@ export class HmacTokenService implements TokenService {
     let claims: Claims;
     try {
       // Expiry is checked here against the injected clock, not by the library's wall clock.
-      claims = (await verify(token, this.secret, { alg: 'HS256', exp: false, nbf: false, iat: false })) as Claims;
+      claims = (await verify(token, await this.key(), { alg: 'HS256', exp: false, nbf: false, iat: false })) as Claims;
     } catch {
       throw new ApiError('auth/invalidCredential', 'The access token is not valid.');
     }
