@@ -46,33 +46,41 @@ export function formatTraceparent(traceId: string, spanId: string, flags: number
   return `00-${traceId}-${spanId}-${(flags & SAMPLED).toString(16).padStart(2, '0')}`;
 }
 
-const HEX_OF_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+/** The ASCII codes of the lower-case hex digits 0-f. */
+const DIGITS = new TextEncoder().encode('0123456789abcdef');
 /** Random bytes drawn in blocks: one WebCrypto call serves many ids, not one per id. */
 const POOL_BYTES = 4096;
-let pool: Uint8Array | undefined;
+const ascii = new TextDecoder();
+/** The pool's bytes spelled as hex, one flat string: an id is a slice of it. */
+let pool = '';
 let used = POOL_BYTES;
+
+/** A new pool: random bytes, spelled in one pass and decoded as one string. */
+function refill(): void {
+  const bytes = crypto.getRandomValues(new Uint8Array(POOL_BYTES));
+  const digits = new Uint8Array(POOL_BYTES * 2);
+  for (let i = 0; i < POOL_BYTES; i++) {
+    digits[2 * i] = DIGITS[bytes[i]! >> 4]!;
+    digits[2 * i + 1] = DIGITS[bytes[i]! & 0xf]!;
+  }
+  pool = ascii.decode(digits);
+  used = 0;
+}
 
 /**
  * `bytes` random bytes as lower-case hex, never all zero (the spec forbids such ids). The pool is
  * filled on first use, never at start-up: a Workers isolate may not draw random values in its
- * global scope.
+ * global scope. An id is a slice of the pool's hex, not a string joined digit by digit, which
+ * had to be flattened again when the access line was written.
  */
 export function randomHex(bytes: number): string {
-  if (used + bytes > POOL_BYTES) {
-    pool = crypto.getRandomValues(new Uint8Array(POOL_BYTES));
-    used = 0;
-  }
-  let hex = '';
-  for (let i = 0; i < bytes; i++) hex += HEX_OF_BYTE[pool![used++]!];
+  if (used + bytes > POOL_BYTES) refill();
+  const hex = pool.slice(2 * used, 2 * (used + bytes));
+  used += bytes;
   return ALL_ZERO.test(hex) ? randomHex(bytes) : hex;
 }
 
-/**
- * A new trace id: 16 random bytes from the pool. Spelling them here costs about a third less than
- * taking a version-4 UUID's digits apart (0.53-0.57 against 0.90-1.03 µs with its use in a JSON
- * line, Node 24): the UUID's pieces are joined into a string that is flattened again
- * when the line is written.
- */
+/** A new trace id: 16 random bytes from the pool. */
 export const newTraceId = (): string => randomHex(16);
 
 /** A new span id (8 random bytes). */

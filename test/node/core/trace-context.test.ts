@@ -82,4 +82,18 @@ describe('random ids', () => {
     expect(hex).toMatch(/^[0-9a-f]{8192}$/);
     expect(hex).not.toMatch(/^0+$/);
   });
+
+  it('spells each random byte as two lower-case hex digits, high digit first, in the order drawn', () => {
+    const byte = (i: number) => (i * 7 + 3) & 0xff;
+    const fill = (array: Uint8Array<ArrayBuffer>) => {
+      for (let i = 0; i < array.length; i++) array[i] = byte(i);
+      return array;
+    };
+    vi.spyOn(crypto, 'getRandomValues').mockImplementation(fill as typeof crypto.getRandomValues);
+    randomHex(4096);
+    // The pool is used up: these are the next pool's bytes, from its first.
+    const ids = [randomHex(16), randomHex(8), randomHex(16)];
+    const spelled = Array.from({ length: 40 }, (_, i) => byte(i).toString(16).padStart(2, '0')).join('');
+    expect(ids).toEqual([spelled.slice(0, 32), spelled.slice(32, 48), spelled.slice(48, 80)]);
+  });
 });
