@@ -42,8 +42,8 @@ export const caching = (): Policy => ({
     const version = c.get('version');
     if (version === undefined || c.get('caller') === undefined) return undefined;
     const headers = policyHeaders(c);
-    headers.set('Cache-Control', PRIVATE);
-    headers.set('Vary', credentialHeaders(version));
+    headers.set('cache-control', PRIVATE);
+    headers.set('vary', credentialHeaders(version));
     return undefined;
   },
   after(c) {
@@ -54,6 +54,6 @@ export const caching = (): Policy => ({
 /** The answer may be kept by nobody: errors, redirects. */
 export function uncacheable(c: Context<AppEnv>): void {
   const headers = policyHeaders(c);
-  headers.set('Cache-Control', NO_STORE);
-  headers.delete('Vary');
+  headers.set('cache-control', NO_STORE);
+  headers.delete('vary');
 }

@@ -42,12 +42,12 @@ export const browsersPolicy = (): Policy => ({
     // A preflight carries no credential: answered here, before authentication.
     if (c.req.method === 'OPTIONS') {
       // Browsers keep a preflight by `Access-Control-Max-Age`; no HTTP cache needs it.
-      policyHeaders(c).set('Cache-Control', NO_STORE);
+      policyHeaders(c).set('cache-control', NO_STORE);
       return answerPreflight(c);
     }
     const headers = policyHeaders(c);
-    headers.set('Access-Control-Allow-Origin', '*');
-    headers.set('Access-Control-Expose-Headers', EXPOSED);
+    headers.set('access-control-allow-origin', '*');
+    headers.set('access-control-expose-headers', EXPOSED);
     return undefined;
   },
   // Only a request from a browser (an `Origin` header) can be flagged, once authenticated.

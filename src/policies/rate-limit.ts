@@ -45,8 +45,8 @@ export const rateLimit = (config: Pick<Config, 'rateLimitPerMinute'>, services: 
       );
     }
     const headers = policyHeaders(c);
-    headers.set('RateLimit-Policy', decision.limit === config.rateLimitPerMinute ? configured : policyValue('default', decision.limit));
-    headers.set('RateLimit', countsValue('default', decision));
+    headers.set('ratelimit-policy', decision.limit === config.rateLimitPerMinute ? configured : policyValue('default', decision.limit));
+    headers.set('ratelimit', countsValue('default', decision));
     return undefined;
   };
   return {

@@ -1,4 +1,3 @@
-import { REQUEST_ID_HEADER } from '../core/request-id';
 import { asMiddleware, type Policy } from './policy';
 import { applyPolicyHeaders, policyHeaders } from './response-headers';
 
@@ -12,7 +11,7 @@ export const requestIdPolicy = (): Policy => ({
     const id = crypto.randomUUID();
     c.set('requestId', id);
     c.set('logFlags', []);
-    policyHeaders(c).set(REQUEST_ID_HEADER, id);
+    policyHeaders(c).set('svc-request-id', id);
     return undefined;
   },
   after: applyPolicyHeaders,

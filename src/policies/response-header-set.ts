@@ -9,6 +9,8 @@
 export class ResponseHeaders {
   /**
    * Lower-case names, so a policy's header replaces a handler's of the same name in any spelling.
+   * The policies name theirs in lower case already (the type says so), so nothing is lowered per
+   * request; a handler's own names are lowered in `merged`.
    * A removed name keeps its member, `undefined`: deleting a member would turn the object into a
    * dictionary, slower to write and to walk for the rest of the request.
    */
@@ -22,23 +24,20 @@ export class ResponseHeaders {
   builtBytes: number | undefined;
 
   /** Replaces any value of `name`, the handler's included. */
-  set(name: string, value: string): void {
-    const key = name.toLowerCase();
+  set(key: Lowercase<string>, value: string): void {
     this.fields[key] = value;
     if (this.appended) delete this.appended[key];
   }
 
   /** Removes `name`, and the handler's value of it too: the response goes without it. */
-  delete(name: string): void {
-    const key = name.toLowerCase();
+  delete(key: Lowercase<string>): void {
     (this.removed ??= new Set()).add(key);
     if (key in this.fields) this.fields[key] = undefined;
     if (this.appended) delete this.appended[key];
   }
 
   /** Adds a value after any other of `name` (`Link`): both survive, comma-joined as `Headers` does. */
-  append(name: string, value: string): void {
-    const key = name.toLowerCase();
+  append(key: Lowercase<string>, value: string): void {
     const known = this.fields[key];
     if (known === undefined) (this.appended ??= {})[key] = true;
     this.fields[key] = known === undefined ? value : `${known}, ${value}`;

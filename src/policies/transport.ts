@@ -51,7 +51,7 @@ export const transport = (config: Pick<Config, 'trustProxy' | 'httpsRedirectUnti
       const forwardedProto = c.req.header('X-Forwarded-Proto');
       const secure = isSecure(services.connection(c), c.req.url, forwardedProto, config.trustProxy);
       if (secure) {
-        policyHeaders(c).set('Strict-Transport-Security', HSTS);
+        policyHeaders(c).set('strict-transport-security', HSTS);
         return undefined;
       }
       const path = pathname(c.req.url);

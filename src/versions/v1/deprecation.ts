@@ -29,10 +29,10 @@ export function deprecation({ v1DeprecatedAt, v1Sunset, docsUrl, migration }: De
     // V1_BROWNOUTS (docs/reference/migration.md): rehearsals of the sunset, so callers notice in time.
     brownouts: migration?.brownouts ?? [],
     headers(headers) {
-      headers.set('Deprecation', deprecationValue);
-      headers.set('Sunset', sunsetValue);
+      headers.set('deprecation', deprecationValue);
+      headers.set('sunset', sunsetValue);
       // Appended: a response may already link elsewhere, and both links must survive.
-      headers.append('Link', link);
+      headers.append('link', link);
     },
     describe(doc) {
       const sunsetDay = new Date(v1Sunset).toISOString().slice(0, 10);

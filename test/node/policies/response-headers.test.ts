@@ -14,11 +14,11 @@ import type { Version } from '../../../src/versions/version';
 import { ResponseHeaders } from '../../../src/policies/response-header-set';
 
 describe('ResponseHeaders', () => {
-  it('merges into a handler’s headers: lower-case names, the policy’s value wins, an appended value follows the handler’s', () => {
+  it('merges into a handler’s headers: the policy’s value wins, an appended value follows the handler’s', () => {
     const headers = new ResponseHeaders();
-    headers.set('Svc-Request-Id', 'abc');
-    headers.set('Content-Type', 'application/problem+json');
-    headers.append('Link', '<https://guide>; rel="deprecation"');
+    headers.set('svc-request-id', 'abc');
+    headers.set('content-type', 'application/problem+json');
+    headers.append('link', '<https://guide>; rel="deprecation"');
     expect(headers.merged({ 'Content-Type': 'application/json', LINK: '</v1/species?page=2>; rel="next"', ETag: '"x"' })).toEqual({
       'content-type': 'application/problem+json',
       link: '</v1/species?page=2>; rel="next", <https://guide>; rel="deprecation"',
@@ -31,19 +31,19 @@ describe('ResponseHeaders', () => {
 
   it('appends values of one name in order, after the handler’s, on a plain object and on Headers alike', () => {
     const headers = new ResponseHeaders();
-    headers.append('Link', '<a>');
-    headers.append('LINK', '<b>');
+    headers.append('link', '<a>');
+    headers.append('link', '<b>');
     expect(headers.merged({ Link: '<own>' })).toEqual({ link: '<own>, <a>, <b>' });
     const target = new Headers({ Link: '<own>', 'Svc-Request-Id': 'handler' });
-    headers.set('Svc-Request-Id', 'policy');
+    headers.set('svc-request-id', 'policy');
     headers.applyTo(target);
     expect([target.get('link'), target.get('svc-request-id')]).toEqual(['<own>, <a>, <b>', 'policy']);
   });
 
   it('a value appended after a set adds to the policy’s value, and still replaces the handler’s', () => {
     const headers = new ResponseHeaders();
-    headers.set('Link', '<a>');
-    headers.append('Link', '<b>');
+    headers.set('link', '<a>');
+    headers.append('link', '<b>');
     expect(headers.merged({ Link: '<own>' })).toEqual({ link: '<a>, <b>' });
     const target = new Headers({ Link: '<own>' });
     headers.applyTo(target);
@@ -52,7 +52,7 @@ describe('ResponseHeaders', () => {
 
   it('a later set replaces an appended value, as on Headers', () => {
     const headers = new ResponseHeaders();
-    headers.append('Link', '<a>');
+    headers.append('link', '<a>');
     headers.set('link', '<b>');
     expect(headers.merged({ Link: '<c>' })).toEqual({ link: '<b>' });
   });
@@ -66,7 +66,7 @@ describe('policy headers on every kind of response', () => {
       {
         name: 'guide',
         description: 'Every response links the guide.',
-        headers: (h) => (h.set('Deprecation', '@1'), h.append('Link', '<https://guide>; rel="deprecation"')),
+        headers: (h) => (h.set('deprecation', '@1'), h.append('link', '<https://guide>; rel="deprecation"')),
       },
     ],
   };
@@ -95,7 +95,7 @@ describe('a header the policies remove', () => {
   const app = new Hono<AppEnv>();
   app.use(requestId(), async (c, next) => {
     // As `uncacheable` does on an error: no `Vary`, whoever set it.
-    c.get('responseHeaders')!.delete('Vary');
+    c.get('responseHeaders')!.delete('vary');
     await next();
   });
   app.get('/core', (c) => respond(c, '{}', 200, { vary: 'X-Key', 'Content-Type': 'application/json' }));
@@ -110,8 +110,8 @@ describe('a header the policies remove', () => {
 
   it('removes each of several names, on a plain object and on Headers alike', () => {
     const headers = new ResponseHeaders();
-    headers.delete('Vary');
-    headers.delete('ETag');
+    headers.delete('vary');
+    headers.delete('etag');
     expect(headers.merged({ Vary: 'X-Key', ETag: '"y"', 'Content-Type': 'text/plain' })).toEqual({ 'content-type': 'text/plain' });
     const target = new Headers({ Vary: 'X-Key', ETag: '"y"', 'Content-Type': 'text/plain' });
     headers.applyTo(target);
@@ -120,7 +120,7 @@ describe('a header the policies remove', () => {
 
   it('a later set of the same name is sent', async () => {
     const headers = new ResponseHeaders();
-    headers.delete('Vary');
+    headers.delete('vary');
     headers.set('vary', 'Authorization');
     expect(headers.merged({ Vary: 'X-Key' })).toEqual({ vary: 'Authorization' });
     const target = new Headers({ Vary: 'X-Key' });
