@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chosenRoutes, closeClient, FLOOR_ROUTE, type Route, send, sendAll, warmUp } from './route-kinds';
-import { built, type RunningWorker, removeBuilt, seedCredentials, startWorkerd } from './workerd';
+import { built, type RunningWorker, removeBuilt, seedCredentials, startWorkerd, type WorkerSpec } from './workerd';
 
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 4000);
 const ROUTE_WARM_UP = Number(process.env.BENCH_ROUTE_WARM_UP ?? 300);
@@ -45,7 +45,7 @@ async function cpuPerRequest(worker: RunningWorker, route: Route): Promise<numbe
 }
 
 /** The floor worker: `bench/edge-floor.mjs` bundled with Hono, beside the page it answers. */
-async function floorWorker(page: Buffer, like: ReturnType<typeof built>): Promise<Parameters<typeof startWorkerd>[1] & { dir: string }> {
+async function floorWorker(page: Buffer, like: WorkerSpec): Promise<WorkerSpec> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-edge-floor-'));
   writeFileSync(join(dir, 'page.json'), page);
   await build({
@@ -64,7 +64,7 @@ async function floorWorker(page: Buffer, like: ReturnType<typeof built>): Promis
       { type: 'ESModule', path: join(dir, 'worker.js') },
       { type: 'Text', path: join(dir, 'page.json') },
     ],
-    options: { compatibilityDate, compatibilityFlags } as ReturnType<typeof built>['options'],
+    options: { compatibilityDate, compatibilityFlags } as WorkerSpec['options'],
   };
 }
 

@@ -29,7 +29,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProcess, type Started } from '../tools/processes';
 import { BENCH_GATEWAY_ENV, gatewayUrl, productionArgs } from './processes';
-import { chosenRoutes, closeClient, FLOOR_ROUTE, ROUTES, type Route, send, sendAll, warmUp } from './route-kinds';
+import { chosenRoutes, closeClient, FLOOR_ROUTE, type Route, send, sendAll, warmUp } from './route-kinds';
 
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 12_000);
 const ROUTE_WARM_UP = Number(process.env.BENCH_ROUTE_WARM_UP ?? 500);
@@ -86,11 +86,11 @@ async function main(): Promise<void> {
   const load = loadavg()[0]!.toFixed(2);
   const gatewayArgs = productionArgs();
   const rows: Array<[string, number]> = [];
-  // The page the floors answer: the gateway's own v2 page 2, 13 KB.
+  // The page the floors answer (`FLOOR_ROUTE`), as the gateway renders it.
   const body = join(DIR, 'page.json');
   {
     const plain = await startProcess({ command: process.execPath, args: gatewayArgs, env: GATEWAY_ENV, ready: gatewayUrl, keepLines: false });
-    writeFileSync(body, await send(plain.ready!, ROUTES[0]!, 0));
+    writeFileSync(body, await send(plain.ready!, FLOOR_ROUTE, 0));
     await plain.stop();
   }
   for (const kind of ['node', 'hono'] as const) {

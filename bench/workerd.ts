@@ -142,6 +142,9 @@ export function removeBuilt(): void {
   bundles.clear();
 }
 
+/** What `startWorkerd` runs: a bundle's folder, its modules, its name and its Miniflare options. */
+export type WorkerSpec = Pick<BuiltWorker, 'dir' | 'modules' | 'name' | 'options'>;
+
 /** A running workerd: its port, its isolate's inspector, and how long it took to be ready. */
 export interface RunningWorker {
   mf: Miniflare;
@@ -155,7 +158,7 @@ export interface RunningWorker {
  * wrangler.toml's bindings and `wrangler dev`'s local state, where `npm run seed:worker` put the
  * demo credentials).
  */
-export async function startWorkerd(dir: string, worker: Pick<BuiltWorker, 'dir' | 'modules' | 'name' | 'options'> = built(dir)): Promise<RunningWorker> {
+export async function startWorkerd(dir: string, worker: WorkerSpec = built(dir)): Promise<RunningWorker> {
   const { modules, name, options } = worker;
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const started = performance.now();

@@ -1,3 +1,6 @@
+/** The headers of a JSON answer built with `respond`: one object, shared by every route. */
+export const JSON_TYPE: Readonly<{ 'content-type': 'application/json' }> = { 'content-type': 'application/json' };
+
 /** A JSON value kept as the UTF-8 bytes it serializes to (a stored record): copied, never re-parsed. */
 export class RawJson {
   /**

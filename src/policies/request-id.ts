@@ -1,3 +1,4 @@
+import { REQUEST_ID_KEY } from '../core/request-id';
 import { asMiddleware, type Policy } from './policy';
 import { applyPolicyHeaders, policyHeaders } from './response-headers';
 
@@ -11,7 +12,7 @@ export const requestIdPolicy = (): Policy => ({
     const id = crypto.randomUUID();
     c.set('requestId', id);
     c.set('logFlags', []);
-    policyHeaders(c).set('svc-request-id', id);
+    policyHeaders(c).set(REQUEST_ID_KEY, id);
     return undefined;
   },
   after: applyPolicyHeaders,

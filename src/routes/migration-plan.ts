@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Config } from '../config';
 import { ApiError } from '../core/api-error';
-import { renderJson } from '../core/json-body';
+import { JSON_TYPE, renderJson } from '../core/json-body';
 import { MIGRATION_PLAN_PATH } from '../core/route-template';
 import type { AppEnv, Services } from '../env';
 import { planExample } from '../migration/plan/examples';
@@ -9,8 +9,6 @@ import { MOVED_AFTER_MS, migrationPlan } from '../migration/plan/plan';
 import { emptyUsage } from '../migration/plan/usage';
 import { respond } from '../policies/response-headers';
 import { migrationGuideUrl } from '../versions/v1/deprecation';
-
-const JSON_TYPE = { 'content-type': 'application/json' };
 
 /**
  * `GET /v2/migration-plan`: the caller's own plan, from what the gateway counted of its calls

@@ -2,7 +2,7 @@ import { timingSafeEqual } from '../core/crypto';
 import type { Services } from '../env';
 import { ApiError } from '../core/api-error';
 import { decodeParamName } from '../core/query-string';
-import { credentialIdOf, type CredentialStore, type Principal } from '../services/credentials/credential-store';
+import { credentialIdOf, type Principal } from '../services/credentials/credential-store';
 import { newlineDigestWarning } from '../services/credentials/newline-digest';
 
 /** Compared against when the client id is unknown, so both failures cost the same digest. */
@@ -32,7 +32,7 @@ export interface AuthenticatedClient {
 export async function authenticateClient(
   authorization: string | undefined,
   form: URLSearchParams,
-  services: { credentials: Pick<CredentialStore, 'client'>; digest: Services['digest']; log: Services['log'] },
+  services: Pick<Services, 'credentials' | 'digest' | 'log'>,
   realm: string,
 ): Promise<AuthenticatedClient> {
   const { credentials: store, digest: hash, log } = services;

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Config } from '../config';
 import type { AppEnv, Services } from '../env';
 import { ApiError } from '../core/api-error';
+import { JSON_TYPE } from '../core/json-body';
 import { TOKEN_PATH } from '../core/oauth-paths';
 import { FailedAuthentications } from '../policies/auth-failures';
 import { clientBody } from '../policies/client-body';
@@ -56,7 +57,7 @@ export function oauthTokenRoute(
     // Built once with the policy headers (`respond`), as every core answer: no `Headers` object to change afterwards.
     const body = JSON.stringify({ access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn });
     return respond(c, body, 200, {
-      'content-type': 'application/json',
+      ...JSON_TYPE,
       'cache-control': 'no-store',
       pragma: 'no-cache',
       ...rateLimitHeaders('token', decision),

@@ -5,7 +5,7 @@ import { entryBytes } from '../services/cache/entry-size';
 import { notModified } from '../core/conditional';
 import { collectionEnvelope } from '../core/envelope';
 import { fnv64Hex, hex64 } from '../core/hash';
-import { RawJson, renderJson } from '../core/json-body';
+import { JSON_TYPE, RawJson, renderJson } from '../core/json-body';
 import { parseListQuery } from '../core/list-query';
 import { pathname, queryParams } from '../core/query-string';
 import { ENUMERATIONS, RESOURCE_NAMES } from '../core/resources';
@@ -17,8 +17,6 @@ import type { DetailMeta, ResourceName, Scope } from '../services/record-source'
 import type { JsonObject, Version } from '../versions/version';
 import { walk } from '../versions/walker';
 import { KeptAnswers, PageCache } from './page-cache';
-
-const JSON_TYPE = { 'content-type': 'application/json' };
 
 /**
  * Records rewritten for an older version, kept by the stored record they came from (its key, or
