@@ -334,7 +334,9 @@ export const GROUPS: MutationGroup[] = [
       'src/services/cache/entry-size.ts',
       'src/services/cache/response-cache.ts',
       'src/services/rate-limit/rate-limiter.ts',
-      ...['clock', 'connection', 'lifecycle', 'log', 'metrics', 'record-source', 'request-facts', 'tokens'].map((n) => `src/services/${n}.ts`),
+      ...['clock', 'connection', 'lifecycle', 'log', 'metrics', 'record-source', 'request-facts', 'request-header', 'tokens'].map(
+        (n) => `src/services/${n}.ts`,
+      ),
     ],
     tests: tests(
       'node/policies/index',
@@ -354,8 +356,8 @@ export const GROUPS: MutationGroup[] = [
   },
   {
     name: 'node-http',
-    mutate: ['connection', 'http-server'].map((n) => `src/node/${n}.ts`),
-    tests: tests('node/node/http-server', 'node/policies/host', 'node/policies/transport', 'node/node/standard-clients'),
+    mutate: ['connection', 'http-server', 'request-header'].map((n) => `src/node/${n}.ts`),
+    tests: tests('node/node/http-server', 'node/node/request-header', 'node/policies/host', 'node/policies/transport', 'node/node/standard-clients'),
     ignoreStatic: true,
   },
   {

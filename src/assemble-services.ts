@@ -7,6 +7,7 @@ import type { Clock } from './services/clock';
 import { systemClock } from './services/clock';
 import type { DocsAssets } from './openapi/docs-assets';
 import { signalGone, urlConnection, type ClientGone, type ConnectionFacts } from './services/connection';
+import { fetchHeader, type RequestHeader } from './services/request-header';
 import type { Lifecycle } from './services/lifecycle';
 import type { CredentialStore } from './services/credentials/credential-store';
 import { MemoryRateLimiter } from './services/rate-limit/memory-rate-limiter';
@@ -28,6 +29,8 @@ export interface ServiceParts {
   rateLimiter?: RateLimiter;
   /** Defaults to the request URL's scheme with no peer address; the Node entry reads its socket. */
   connection?: ConnectionFacts;
+  /** Defaults to the request's `Headers`; the Node entry reads what Node has parsed. */
+  header?: RequestHeader;
   /** Defaults to the request's abort signal; the Node entry reads its response stream (no AbortController per request). */
   clientGone?: ClientGone;
   /** Defaults to WebCrypto's SHA-256; the Node entry passes its synchronous one (no thread-pool hop). */
@@ -68,6 +71,7 @@ export function assembleServices(config: Config, parts: ServiceParts): Services 
     log,
     rateLimiter: parts.rateLimiter ?? new MemoryRateLimiter(clock),
     connection: parts.connection ?? urlConnection,
+    header: parts.header ?? fetchHeader,
     clientGone: parts.clientGone ?? signalGone,
     digest: parts.digest ?? sha256Hex,
     legacy: parts.legacy ?? createLegacyClient(config, { clock, log, metrics, fetch: parts.backendFetch }),

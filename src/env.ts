@@ -10,6 +10,7 @@ import type { Metrics } from './services/metrics';
 import type { Clock } from './services/clock';
 import type { DocsAssets } from './openapi/docs-assets';
 import type { ConnectionFacts } from './services/connection';
+import type { RequestHeader } from './services/request-header';
 import type { CredentialStore, Principal } from './services/credentials/credential-store';
 import type { RateLimiter } from './services/rate-limit/rate-limiter';
 import type { UsageStore } from './migration/plan/usage-store';
@@ -30,6 +31,8 @@ export interface Services {
   rateLimiter: RateLimiter;
   /** TLS and peer address of a request, as only the runtime's entry can know them. */
   connection: ConnectionFacts;
+  /** A request header by its lower-case name, as Fetch gives it: on Node from what Node has parsed. */
+  header: RequestHeader;
   /** The caller closed its connection before its answer was written (docs/reference/requests.md: logged as aborted). */
   clientGone(c: Context<AppEnv>): boolean;
   /** SHA-256 hex of a presented secret: WebCrypto by default, a synchronous hash where the runtime has one (Node). */

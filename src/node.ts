@@ -10,6 +10,7 @@ import { createApp } from './app';
 import { ConfigError, configWarnings, describeConfig, parseConfig } from './config';
 import { nodeBackendFetch } from './node/backend-fetch';
 import { afterNodeResponse, nodeClientGone, nodeConnection } from './node/connection';
+import { nodeHeader } from './node/request-header';
 import { liveCredentials } from './node/credential-reload';
 import { type DatasetCheck, type DatasetFiles, openBundledSource, openFileStore } from './node/dataset';
 import { DatasetError } from './node/dataset-files';
@@ -96,6 +97,7 @@ export async function main(argv: readonly string[] = []): Promise<void> {
     backendFetch,
     fallbackSigningSecret: randomSecret(),
     connection: nodeConnection,
+    header: nodeHeader,
     clientGone: nodeClientGone,
     log,
     digest: nodeDigest,

@@ -28,10 +28,32 @@ const MAX_USER_AGENT = 256;
  */
 export const accessLog = (
   config: Pick<Config, 'trustProxy'>,
-  services: Pick<Services, 'log' | 'clock' | 'clientGone' | 'connection' | 'recordRequest' | 'metrics' | 'usage'>,
+  services: Pick<Services, 'log' | 'clock' | 'clientGone' | 'connection' | 'header' | 'recordRequest' | 'metrics' | 'usage'>,
   traced = true,
 ): Policy => {
   const time = isoTimes(services.clock);
+  /**
+   * The line written and the request's facts recorded, once its size is known. Made once, not a
+   * closure per request: V8 left that closure in its baseline code, about a tenth of a page's CPU.
+   */
+  const finish = (
+    c: Context<AppEnv>,
+    line: LogLine,
+    flags: readonly string[],
+    template: string | null,
+    trace: RequestTrace,
+    answeredBy: AnsweredBy,
+    backend: RequestFacts['backend'],
+    bytes: number | null,
+  ): void => {
+    line.response_bytes = bytes;
+    services.log(line);
+    if (services.usage) services.usage.record(usageFacts(line, flags, time));
+    if (services.recordRequest) {
+      const httpRoute = template === null ? null : c.get('base') + template;
+      services.recordRequest(factsOf(line, trace, answeredBy, backend, httpRoute, services.clock.now()));
+    }
+  };
   return {
     before(c) {
       c.set('startedAt', performance.now());
@@ -69,9 +91,9 @@ export const accessLog = (
       line.subject = caller ? `${caller.principal.kind}:${caller.principal.id}` : null;
       // A throttled request still names where its credential came (never the secret).
       line.credential = caller?.credential ?? c.get('throttledCredential') ?? null;
-      const forwardedFor = config.trustProxy ? c.req.header('X-Forwarded-For') : undefined;
+      const forwardedFor = config.trustProxy ? services.header(c, 'x-forwarded-for') : undefined;
       line.source_address = sourceAddress(services.connection(c), forwardedFor, config.trustProxy) ?? null;
-      line.user_agent = c.req.header('User-Agent')?.slice(0, MAX_USER_AGENT) ?? null;
+      line.user_agent = services.header(c, 'user-agent')?.slice(0, MAX_USER_AGENT) ?? null;
       if (trace.calls !== undefined || trace.cache !== undefined) backendFacts(line, trace);
       if (flags.length > 0) line.flags = flags;
       if (authFailure) line.auth_failure = authFailure;
@@ -91,19 +113,10 @@ export const accessLog = (
         credentialPlace: line.credential as string | null,
         subject: line.subject as string | null,
       });
-      const finish = (bytes: number | null) => {
-        line.response_bytes = bytes;
-        services.log(line);
-        if (services.usage) services.usage.record(usageFacts(line, flags, time));
-        if (services.recordRequest) {
-          const httpRoute = template === null ? null : c.get('base') + template;
-          services.recordRequest(factsOf(line, trace, answeredBy, backend, httpRoute, services.clock.now()));
-        }
-      };
       // HEAD sends no body; an aborted request was sent nothing it is known to have received.
       const size = aborted ? null : c.req.method === 'HEAD' ? 0 : bodyBytes(c);
-      if (typeof size === 'number' || size === null) return finish(size);
-      return size.then(finish);
+      if (typeof size === 'number' || size === null) return finish(c, line, flags, template, trace, answeredBy, backend, size);
+      return size.then((bytes) => finish(c, line, flags, template, trace, answeredBy, backend, bytes));
     },
   };
 };

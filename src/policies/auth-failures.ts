@@ -23,11 +23,17 @@ export interface AuthFailure {
 const LOGGED_CLIENT_ID = 200;
 
 /**
- * Bytes the secrets that authenticated lately may take (each a 64-character digest and a time,
- * key and overhead counted: some 5,000). Only a success adds one, so traffic cannot fill it with
- * guesses; past the cap the longest unseen is forgotten first.
+ * Bytes the secrets that authenticated lately may take (each kept with its digest and a time, key
+ * and overhead counted: some 5,000 keys of 40 characters). Only a success adds one, so traffic
+ * cannot fill it with guesses; past the cap the longest unseen is forgotten first.
  */
 export const KNOWN_GOOD_BYTES = 2 * 1024 * 1024;
+
+/** A secret that authenticated: when it last did, and its digest (what the credential store is keyed by). */
+interface Good {
+  at: number;
+  digest: string;
+}
 
 interface Bucket {
   name: string;
@@ -45,33 +51,48 @@ interface Bucket {
  */
 export class FailedAuthentications {
   private readonly limit: number;
-  /** Digests of secrets that authenticated lately, with when they last did. */
-  private readonly good = new LRUCache<string, number>({ maxSize: KNOWN_GOOD_BYTES, sizeCalculation: (_, key) => entryBytes(key, 8) });
+  /**
+   * Secrets that authenticated lately, each with its digest: a busy key is hashed once a window,
+   * not on every request (SHA-256 was a twentieth of a cached page's CPU). They stay in this
+   * process's memory for at most a window after their last success, as the requests that carry
+   * them do; they are never logged, written or sent anywhere.
+   */
+  private readonly good = new LRUCache<string, Good>({ maxSize: KNOWN_GOOD_BYTES, sizeCalculation: (g, key) => entryBytes(key, 8 + g.digest.length) });
 
   constructor(
     private readonly config: Pick<Config, 'trustProxy' | 'hostile'>,
-    private readonly services: Pick<Services, 'rateLimiter' | 'connection' | 'metrics' | 'clock'>,
+    private readonly services: Pick<Services, 'rateLimiter' | 'connection' | 'header' | 'metrics' | 'clock'>,
   ) {
     this.limit = config.hostile.authFailuresPerMinute;
   }
 
   /**
-   * Whether a secret (its digest) authenticated within the last window (docs/reference/operations.md): the
-   * throttle refuses unknown and failing credentials only, so one client that guesses or is
-   * misconfigured cannot lock out the good callers behind its address. Kept in the process (the
-   * isolate on Workers), so asking costs no round trip.
+   * The digest of a secret that authenticated within the last window (docs/reference/operations.md), or
+   * undefined: the throttle refuses unknown and failing credentials only, so one client that
+   * guesses or is misconfigured cannot lock out the good callers behind its address. Kept in the
+   * process (the isolate on Workers), so asking costs no round trip.
    */
-  knownGood(digest: string): boolean {
-    const seen = this.good.get(digest);
-    return seen !== undefined && this.services.clock.now() - seen < WINDOW_SECONDS * 1000;
+  knownDigest(secret: string): string | undefined {
+    const seen = this.good.get(secret);
+    return seen !== undefined && seen.digest !== '' && this.recent(seen) ? seen.digest : undefined;
   }
 
-  /** Remembers a secret that has just authenticated. */
-  rememberGood(digest: string): void {
+  /** Whether a secret authenticated within the last window. */
+  knownGood(secret: string): boolean {
+    const seen = this.good.get(secret);
+    return seen !== undefined && this.recent(seen);
+  }
+
+  private recent(seen: Good): boolean {
+    return this.services.clock.now() - seen.at < WINDOW_SECONDS * 1000;
+  }
+
+  /** Remembers a secret that has just authenticated, with its digest (none where nothing is keyed by one). */
+  rememberGood(secret: string, digest = ''): void {
     const now = this.services.clock.now();
-    const seen = this.good.get(digest);
+    const seen = this.good.get(secret);
     // Refreshed at most once a second: a busy key costs no cache writes on most requests.
-    if (seen === undefined || now - seen >= 1000) this.good.set(digest, now);
+    if (seen === undefined || now - seen.at >= 1000 || seen.digest !== digest) this.good.set(secret, { at: now, digest });
   }
 
   /**
@@ -133,7 +154,7 @@ export class FailedAuthentications {
 
   private address(c: Context<AppEnv>): string | undefined {
     // `X-Forwarded-For` counts only behind a trusted proxy: not even read otherwise.
-    const forwardedFor = this.config.trustProxy ? c.req.header('X-Forwarded-For') : undefined;
+    const forwardedFor = this.config.trustProxy ? this.services.header(c, 'x-forwarded-for') : undefined;
     return sourceAddress(this.services.connection(c), forwardedFor, this.config.trustProxy);
   }
 

@@ -31,7 +31,7 @@ export const authenticate = (services: AuthServices, realm: string, failures: Fa
     const rules = walk.credentials(version);
     const challenge: Challenge = (code, detail, bearerError = false) =>
       new ApiError(code, detail, { 'WWW-Authenticate': wwwAuthenticate(rules, realm, bearerError) });
-    const tried = triedCredential(c, rules);
+    const tried = triedCredential(c, rules, services.header);
     if (!tried) {
       throw challenge(
         'auth/missingCredential',
@@ -45,7 +45,7 @@ export const authenticate = (services: AuthServices, realm: string, failures: Fa
   },
 });
 
-type AuthServices = Pick<Services, 'credentials' | 'tokens' | 'digest' | 'log'>;
+type AuthServices = Pick<Services, 'credentials' | 'tokens' | 'digest' | 'header' | 'log'>;
 
 /** The credential store's answer to a lookup already made (by the shortcut), so it is not made twice. */
 interface AskedAlready {
@@ -63,21 +63,22 @@ interface Attempt {
 }
 
 /**
- * The synchronous shortcut: on Node the digest is a synchronous hash and the in-memory credential
- * store answers at once, so an API key that authenticated within the window is admitted here
- * without a promise; a promise and a turn of the microtask queue cost every request (without them,
- * and the limiter's decision at once, a sorted page took 5.7 % less CPU). Returns undefined once the caller is admitted; otherwise the full
- * path's promise, handed what was computed here: for a digest or a store that answers later
- * (Workers), a secret not known good (the throttle asks its limiter first), a Bearer token, a
- * secret no store holds.
+ * The synchronous shortcut: an API key that authenticated within the window is looked up by the
+ * digest remembered with it (no hash) and, where the credential store answers at once (Node's in
+ * memory), admitted here without a promise; a promise and a turn of the microtask queue cost every
+ * request (without them, and the limiter's decision at once, a sorted page took 5.7 % less CPU),
+ * and the hash about a twentieth of a cached page. Returns undefined once the caller is admitted;
+ * otherwise the full path's promise, handed what was computed here: for a secret not known good
+ * (hashed, and the throttle asks its limiter first), a Bearer token, a store that answers later
+ * (Workers' KV), a secret no store holds any more.
  */
 function admitKnownKeyAtOnce(attempt: Attempt, secret: Secret): undefined | Promise<undefined> {
   const { services, failures } = attempt;
-  const digest = services.digest(secret.value);
-  if (isPromise(digest) || secret.scheme === 'bearer' || !failures.knownGood(digest)) return authenticateLater(attempt, secret, digest);
+  const digest = secret.scheme === 'bearer' ? undefined : failures.knownDigest(secret.value);
+  if (digest === undefined) return authenticateLater(attempt, secret, services.digest(secret.value));
   const principal = services.credentials.apiKey(digest);
   if (isPromise(principal) || principal === undefined) return authenticateLater(attempt, secret, digest, { answer: principal });
-  failures.rememberGood(digest);
+  failures.rememberGood(secret.value, digest);
   return admit(attempt.c, attempt.version, { principal, credential: secret.label });
 }
 
@@ -89,7 +90,7 @@ function admitKnownKeyAtOnce(attempt: Attempt, secret: Secret): undefined | Prom
 async function authenticateLater(attempt: Attempt, secret: Secret, digestOrPending: MaybePromise<string>, apiKeyAsked?: AskedAlready): Promise<undefined> {
   const { c, version, challenge, services, failures } = attempt;
   const digest = await digestOrPending;
-  if (!failures.knownGood(digest)) await failures.guard(c, undefined, 'svc/tooManyRequests', secret.label);
+  if (!failures.knownGood(secret.value)) await failures.guard(c, undefined, 'svc/tooManyRequests', secret.label);
   let principal: Principal | undefined;
   try {
     principal = await lookup(services, secret, digest, challenge, apiKeyAsked);
@@ -101,7 +102,7 @@ async function authenticateLater(attempt: Attempt, secret: Secret, digestOrPendi
     await explainFailure(services, secret.value, secret.kinds);
     return refuse(attempt, refusal);
   }
-  failures.rememberGood(digest);
+  failures.rememberGood(secret.value, digest);
   return admit(c, version, { principal, credential: secret.label });
 }
 

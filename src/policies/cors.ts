@@ -7,6 +7,7 @@ import { walk } from '../versions/walker';
 import { NO_STORE } from '../core/cache-control';
 import { asMiddleware, type Policy } from './policy';
 import { policyHeaders } from './response-headers';
+import { fetchHeader, type RequestHeader } from '../services/request-header';
 
 /** Response headers a browser script may read: tracing, limits, caching and auth challenges. */
 export const EXPOSED_HEADERS = ['Svc-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Last-Modified', 'WWW-Authenticate'];
@@ -36,7 +37,7 @@ export const answersPreflight = (version: Version | undefined, base: string, pat
  * arrives from a browser (an `Origin` header) is still served, but its log line is flagged so
  * the project can be told to keep its key server-side.
  */
-export const browsersPolicy = (): Policy => ({
+export const browsersPolicy = (header: RequestHeader = fetchHeader): Policy => ({
   before(c) {
     if (!answersPreflight(c.get('version'), c.get('base'), c.req.path)) return undefined;
     // A preflight carries no credential: answered here, before authentication.
@@ -52,7 +53,7 @@ export const browsersPolicy = (): Policy => ({
   },
   // Only a request from a browser (an `Origin` header) can be flagged, once authenticated.
   after(c) {
-    if (c.req.header('Origin') !== undefined) flagApiKeyFromBrowser(c);
+    if (header(c, 'origin') !== undefined) flagApiKeyFromBrowser(c);
   },
 });
 

@@ -53,14 +53,14 @@ export function policies(
   return policyChain(
     [
       requestIdPolicy(),
-      traceContext(config, traced),
+      traceContext(config, traced, services.header),
       headLength(),
       accessLog(config, services, traced),
       versionPolicy(versions),
       hostCheck(config),
       unknownMethods(),
       transport(config, services),
-      browsersPolicy(),
+      browsersPolicy(services.header),
       retirement(services.clock),
       servedMethods(),
       identifiedInBrownout(authenticate(services, config.serviceName, new FailedAuthentications(config, services))),

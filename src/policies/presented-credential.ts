@@ -8,6 +8,7 @@ import type { ApiError } from '../core/api-error';
 import type { ErrorCode } from '../core/error-codes';
 import { plainQuery } from '../core/query-string';
 import type { AppEnv } from '../env';
+import type { RequestHeader } from '../services/request-header';
 import type { CredentialPlace, CredentialRules, Scheme } from '../versions/version';
 
 /** Every place a credential can arrive, whatever the version accepts. */
@@ -32,8 +33,8 @@ export interface Secret {
 /** A 401 with the version's challenge (`WWW-Authenticate`). */
 export type Challenge = (code: ErrorCode, detail: string, bearerError?: boolean) => ApiError;
 
-function presentedValue(c: Context<AppEnv>, place: CredentialPlace): string | undefined {
-  return place.startsWith('query:') ? c.req.query(place.slice('query:'.length)) : c.req.header(place);
+function presentedValue(c: Context<AppEnv>, place: CredentialPlace, header: RequestHeader): string | undefined {
+  return place.startsWith('query:') ? c.req.query(place.slice('query:'.length)) : header(c, place as Lowercase<CredentialPlace>);
 }
 
 /** Log label of a credential's kind and place: `apiKey`, `bearer`, `v1:x-api-key`, `v1:query`. */
@@ -43,13 +44,13 @@ export function label(place: CredentialPlace, scheme: Scheme | undefined, versio
 }
 
 /** The first credential in a place the version refuses, or else the one in the first place it accepts. */
-export function triedCredential(c: Context<AppEnv>, rules: CredentialRules): Presented | undefined {
+export function triedCredential(c: Context<AppEnv>, rules: CredentialRules, header: RequestHeader): Presented | undefined {
   // A plain query names no credential (`plainQuery`): only another may hold `key` or `token`.
   const places = c.req.url.includes('?') && plainQuery(c.req.url) === undefined ? ALL_PLACES : HEADER_PLACES;
   let chosen: Presented | undefined;
   let chosenRank = rules.places.length;
   for (const place of places) {
-    const value = presentedValue(c, place);
+    const value = presentedValue(c, place, header);
     if (value === undefined) continue;
     const rank = rules.places.indexOf(place);
     if (rank < 0) return { place, value, accepted: false };

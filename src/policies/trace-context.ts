@@ -2,7 +2,8 @@ import type { Config } from '../config';
 import { RequestTrace } from '../core/request-trace';
 import { parseTraceparent } from '../core/trace-context';
 import type { Policy } from './policy';
-import { REQUEST_ID_HEADER } from '../core/request-id';
+import { REQUEST_ID_KEY } from '../core/request-id';
+import { fetchHeader, type RequestHeader } from '../services/request-header';
 
 /** At most 128 visible ASCII characters (docs/reference/observability.md). */
 const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -14,13 +15,13 @@ const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
  * the gateway's id, kept for the log when it is a valid token. `tracestate` is never read, so it
  * is never forwarded.
  */
-export const traceContext = (config: Pick<Config, 'trustTraceparent'>, traced = true): Policy =>
+export const traceContext = (config: Pick<Config, 'trustTraceparent'>, traced = true, header: RequestHeader = fetchHeader): Policy =>
   traced
     ? {
         before(c) {
-          const incoming = config.trustTraceparent ? parseTraceparent(c.req.header('traceparent')) : undefined;
+          const incoming = config.trustTraceparent ? parseTraceparent(header(c, 'traceparent')) : undefined;
           c.set('trace', RequestTrace.start(incoming));
-          const clientId = c.req.header(REQUEST_ID_HEADER);
+          const clientId = header(c, REQUEST_ID_KEY);
           if (clientId !== undefined && CLIENT_REQUEST_ID.test(clientId)) c.set('clientRequestId', clientId);
           return undefined;
         },
@@ -28,7 +29,7 @@ export const traceContext = (config: Pick<Config, 'trustTraceparent'>, traced = 
     : // Only for the benchmark of what trace context costs (`PolicyOptions`): no trace id, no client request id.
       {
         before(c) {
-          const incoming = config.trustTraceparent ? parseTraceparent(c.req.header('traceparent')) : undefined;
+          const incoming = config.trustTraceparent ? parseTraceparent(header(c, 'traceparent')) : undefined;
           c.set('trace', RequestTrace.startUntraced(incoming));
           return undefined;
         },

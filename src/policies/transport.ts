@@ -44,11 +44,14 @@ const saysHttps = (forwardedProto: string): boolean => forwardedProto.split(',')
  * on; secure responses carry HSTS. Runs after the host policy (`host`) and before authentication, so a plain-HTTP caller learns
  * about https before anything about its credential.
  */
-export const transport = (config: Pick<Config, 'trustProxy' | 'httpsRedirectUntil'>, services: Pick<Services, 'connection' | 'clock' | 'log'>): Policy => {
+export const transport = (
+  config: Pick<Config, 'trustProxy' | 'httpsRedirectUntil'>,
+  services: Pick<Services, 'connection' | 'header' | 'clock' | 'log'>,
+): Policy => {
   const hint = untrustedProxyHint(config, services);
   return {
     before(c) {
-      const forwardedProto = c.req.header('X-Forwarded-Proto');
+      const forwardedProto = services.header(c, 'x-forwarded-proto');
       const secure = isSecure(services.connection(c), c.req.url, forwardedProto, config.trustProxy);
       if (secure) {
         policyHeaders(c).set('strict-transport-security', HSTS);

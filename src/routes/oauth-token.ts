@@ -22,7 +22,7 @@ const FORM = 'application/x-www-form-urlencoded';
  */
 export function oauthTokenRoute(
   config: Pick<Config, 'serviceName' | 'tokenRateLimitPerMinute' | 'trustProxy' | 'hostile'>,
-  services: Pick<Services, 'credentials' | 'tokens' | 'rateLimiter' | 'connection' | 'log' | 'metrics' | 'clock' | 'digest'>,
+  services: Pick<Services, 'credentials' | 'tokens' | 'rateLimiter' | 'connection' | 'header' | 'log' | 'metrics' | 'clock' | 'digest'>,
 ): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const failures = new FailedAuthentications(config, services);
@@ -72,8 +72,8 @@ export function oauthTokenRoute(
     if (!presentsClientAuthentication(authorization, form)) return authenticateClient(authorization, form, services, config.serviceName);
     const clientId = claimedClientId(authorization, form);
     const place = authorization === undefined ? 'oauth:body' : 'oauth:basic';
-    // What the client presented, as one digest: the same authentication gives the same one.
-    const presented = await services.digest(`${authorization ?? ''}\n${form.get('client_id') ?? ''}\n${form.get('client_secret') ?? ''}`);
+    // What the client presented, as one text: the same authentication gives the same one.
+    const presented = `${authorization ?? ''}\n${form.get('client_id') ?? ''}\n${form.get('client_secret') ?? ''}`;
     if (!failures.knownGood(presented)) await failures.guard(c, clientId, 'oauth/slowDown', place);
     try {
       const client = await authenticateClient(authorization, form, services, config.serviceName);

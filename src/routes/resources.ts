@@ -90,7 +90,7 @@ const detailBody = (rewritten: Rewritten, version: Version, found: { record: unk
  * only; the walker turns their result into the caller's version. Records a source keeps
  * serialized are copied into the body, never re-parsed, unless a version change reads them.
  */
-export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
+export function coreRoutes(services: Pick<Services, 'source' | 'header'>): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const { source } = services;
   // Kept per router: record keys and pages belong to this source.
@@ -136,7 +136,7 @@ export function coreRoutes(services: Pick<Services, 'source'>): Hono<AppEnv> {
   /** A detail's 304 when the request's validators match, else its 200. */
   const answerDetail = (c: Context<AppEnv>, answer: RenderedDetail | FreshDetail) => {
     const { etag, 'last-modified': lastModified } = answer.headers;
-    if (notModified({ ifNoneMatch: c.req.header('If-None-Match'), ifModifiedSince: c.req.header('If-Modified-Since') }, etag, answer.modified)) {
+    if (notModified({ ifNoneMatch: services.header(c, 'if-none-match'), ifModifiedSince: services.header(c, 'if-modified-since') }, etag, answer.modified)) {
       return respond(c, null, 304, { etag, 'last-modified': lastModified });
     }
     return respond(c, answer.body ?? (answer as FreshDetail).render(), 200, answer.headers);

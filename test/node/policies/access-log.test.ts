@@ -20,6 +20,7 @@ import { CREDENTIAL_NAMES } from '../../../src/core/query-string';
 import { redactedTarget } from '../../../src/core/redact';
 import { diskApp } from '../../support/gateway';
 import { DEMO } from '../../support/harness';
+import { fetchHeader } from '../../../src/services/request-header';
 
 /** What a stub route leaves on the request for the access line to read. */
 interface Scene {
@@ -53,6 +54,7 @@ function gateway(scene: Scene, options: { gone?: boolean } = {}) {
       clock,
       clientGone: () => options.gone === true,
       connection: () => ({ tls: true, remoteAddress: '192.0.2.9' }),
+      header: fetchHeader,
       recordRequest: (f) => facts.push(f),
       metrics: { ...noMetrics, requestObserved: (o) => seen.push(o) },
     },

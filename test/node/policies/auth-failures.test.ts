@@ -12,6 +12,7 @@ import type { RateLimiter } from '../../../src/services/rate-limit/rate-limiter'
 import type { CredentialStore } from '../../../src/services/credentials/credential-store';
 import { MemoryCredentialStore } from '../../../src/services/credentials/credential-store';
 import { DEMO_CREDENTIALS } from '../../../src/services/credentials/demo-credentials';
+import { sha256Hex } from '../../../src/core/crypto';
 import { AUTH_FAILURE_LIMIT, authFailureSuite } from '../../suites/auth-failures.suite';
 import { basic } from '../../suites/tokens';
 import { DEMO, testApp } from '../../support/harness';
@@ -311,6 +312,35 @@ describe('what the throttle tells the caller and the operator', () => {
     t.clock.set('2026-11-21T12:03:04Z');
     await throttle();
     expect(await status(DEMO.key), '60 s after its last success (12:02:04)').toBe(429);
+  });
+
+  it('hashes a key known good once a window, looks it up by the digest remembered, and still refuses it once revoked', async () => {
+    const inner = new MemoryCredentialStore(DEMO_CREDENTIALS);
+    let revoked = false;
+    const store: CredentialStore = Object.create(inner);
+    store.apiKey = (digest) => (revoked ? undefined : inner.apiKey(digest));
+    const hashed: string[] = [];
+    const digest = async (text: string) => {
+      hashed.push(text);
+      return sha256Hex(text);
+    };
+    const t = testApp({ now: '2026-11-21T12:00:00Z', services: { credentials: store, digest } });
+    const status = async () => (await t.get('/v2/species/ABBA', { Authorization: DEMO.key })).status;
+    const key = DEMO.key.slice('ApiKey '.length);
+    expect(await status()).toBe(200);
+    expect(await status()).toBe(200);
+    t.clock.set('2026-11-21T12:00:59Z');
+    expect(await status()).toBe(200);
+    expect(
+      hashed.filter((h) => h === key),
+      'hashed once for three requests within the window',
+    ).toHaveLength(1);
+    // A whole window after its last success it is hashed again, as any secret is.
+    t.clock.set('2026-11-21T12:02:00Z');
+    expect(await status()).toBe(200);
+    expect(hashed.filter((h) => h === key)).toHaveLength(2);
+    revoked = true;
+    expect(await status(), 'revoked while known good').toBe(401);
   });
 
   it('keeps 200 characters of a named client_id in the log line', async () => {

@@ -19,6 +19,7 @@ import { ManualClock } from '../../../src/services/clock';
 import { buildVersions } from '../../../src/versions';
 import { DEMO, json, testApp } from '../../support/harness';
 import { methodsSuite } from '../../suites/methods.suite';
+import { fetchHeader } from '../../../src/services/request-header';
 
 const config = parseConfig({});
 const versions = buildVersions(config);
@@ -30,7 +31,7 @@ const versions = buildVersions(config);
  */
 function gateway() {
   const app = new Hono<AppEnv>();
-  const services = { connection: () => ({ tls: false }), clock: new ManualClock(Date.parse('2026-11-21T12:00:00Z')), log: () => {} };
+  const services = { connection: () => ({ tls: false }), header: fetchHeader, clock: new ManualClock(Date.parse('2026-11-21T12:00:00Z')), log: () => {} };
   app.use(requestId(), versionContext(versions), asMiddleware(hostCheck(config)), asMiddleware(unknownMethods()));
   app.use(asMiddleware(transport(config, services)), browsers(), asMiddleware(servedMethods()));
   app.all('*', (c) => c.text('served'));

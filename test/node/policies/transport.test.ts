@@ -15,6 +15,7 @@ import { applyPolicyHeaders, respond } from '../../../src/policies/response-head
 import { transport } from '../../../src/policies/transport';
 import { ManualClock } from '../../../src/services/clock';
 import type { ConnectionInfo } from '../../../src/services/connection';
+import { fetchHeader } from '../../../src/services/request-header';
 import { nodeConnection } from '../../../src/node/connection';
 import { AFTER_CUTOFF, BEFORE_CUTOFF, CUTOFF, transportSuite } from '../../suites/transport.suite';
 import { DEMO, testApp } from '../../support/harness';
@@ -31,7 +32,10 @@ function gateway(options: { connection?: ConnectionInfo; trustProxy?: boolean; n
     await next();
     applyPolicyHeaders(c);
   });
-  app.use(asMiddleware(hostCheck(config)), asMiddleware(transport(config, { connection: () => connection, clock, log: (line) => logs.push(line) })));
+  app.use(
+    asMiddleware(hostCheck(config)),
+    asMiddleware(transport(config, { connection: () => connection, header: fetchHeader, clock, log: (line) => logs.push(line) })),
+  );
   app.all('*', (c) => respond(c, 'served', 200, {}));
   app.onError((err, c) => {
     if (!(err instanceof ApiError)) throw err;
