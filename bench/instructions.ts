@@ -5,20 +5,23 @@
  * Each server runs under `valgrind --tool=callgrind node --single-threaded`: the floors
  * (`bench/instructions-floor.mjs`: bare `node:http`, then Hono on `@hono/node-server`, both answering
  * a real 13 KB gateway page already serialized) and the production build of the gateway as
- * `npm start` runs it, over its bundled data. Each server is first warmed with `WARM_UP` requests
- * (the gateway's spread over every route measured): V8 still optimizes functions of the gateway
- * past 10,000 requests, and a count taken earlier measures the compiler, not the request. Then for
- * each route: `ROUTE_WARM_UP` requests, then `WINDOWS` windows of `WINDOW` requests, each
- * counted on its own (`callgrind_control -z` before it, `-d` after: callgrind itself does the
- * counting and the dumping, so neither costs the server an instruction). The figure is the median
- * window's instructions divided by its requests. A window of 500 holds a few young-generation
- * collections, which are counted; about one window in four also holds a burst of V8's own work
- * (a major collection's marking, a recompilation after one) that adds half as much again, and
- * which a longer window, or a mean, takes in or not by chance. The median leaves those bursts
- * out, so the figure is what a request costs between them, and it repeats; their share (a
- * fifth or so at most) is not in it. Requests are sequential over one keep-alive connection, from
- * this process (outside valgrind); every answer's status is checked. Printed as instructions a
- * request and as a ratio to the Hono floor measured in the same run.
+ * `npm start` runs it, over its bundled data. Callgrind starts with its instrumentation off, so a
+ * server runs about three times faster until it is counted. Each route is first asked
+ * `ROUTE_WARM_UP` times uncounted: V8 moves a function called once a request from Maglev's code
+ * to TurboFan's only after some 10,000 calls (`--trace-opt`), and a count taken before that
+ * measures the compiler, not the request; the gateway is also warmed once over every route
+ * (`WARM_UP`), so code they share has settled before the first is counted. Then instrumentation is
+ * switched on (`callgrind_control -i on`) and the route counted in `WINDOWS` windows of `WINDOW`
+ * requests, each on its own (`-z` before it, `-d` after: callgrind itself does the counting and the
+ * dumping, so neither costs the server an instruction), and switched off for the next route's
+ * warm-up. The figure is the median window's instructions divided by its requests. A window of 500
+ * holds a few young-generation collections, which are counted; now and then one also holds a major
+ * collection's marking, which adds up to half as much again, and which a mean takes in or not by
+ * chance. The median leaves those out, so the figure is what a request costs between them, and it
+ * repeats. Requests are sequential over one keep-alive connection, from this process (outside
+ * valgrind); every answer's status is checked. Printed as instructions a request and as a ratio
+ * to the Hono floor measured in the same run. `BENCH_GATEWAY_DIR` counts another checkout's
+ * gateway (built there first) against this run's floors, for a before and after.
  *
  *   npm run bench:instructions                     # every route
  *   BENCH_ROUTES='v2 page,v1 page' npm run bench:instructions
@@ -29,22 +32,31 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProcess, type Started } from '../tools/processes';
 import { BENCH_GATEWAY_ENV, gatewayUrl, productionArgs } from './processes';
-import { chosenRoutes, closeClient, FLOOR_ROUTE, type Route, send, sendAll, warmUp } from './route-kinds';
+import { chosenRoutes, closeClient, FLOOR_ROUTE, KEY, type Route, send, sendAll, warmUp } from './route-kinds';
 
-const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 12_000);
-const ROUTE_WARM_UP = Number(process.env.BENCH_ROUTE_WARM_UP ?? 500);
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 4_000);
+const ROUTE_WARM_UP = Number(process.env.BENCH_ROUTE_WARM_UP ?? 12_000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 500);
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 9);
 const DIR = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
 /** No limit reached in a run: the token route asks hundreds of times a minute. */
 const GATEWAY_ENV = { ...BENCH_GATEWAY_ENV, TOKEN_RATE_LIMIT_PER_MINUTE: '1000000000' };
 
-/** A server under callgrind, collecting from its start (the warm-up is zeroed away). */
-function underCallgrind(name: string, args: string[], env: Record<string, string>, urlOf: (line: string) => string | undefined): Promise<Started<string>> {
-  const callgrind = ['--tool=callgrind', '--dump-instr=no', `--callgrind-out-file=${join(DIR, `${name}.%p`)}`];
+/** A server under callgrind, its instrumentation off until a route is counted. */
+function underCallgrind(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  urlOf: (line: string) => string | undefined,
+  cwd?: string,
+): Promise<Started<string>> {
+  const callgrind = ['--tool=callgrind', '--dump-instr=no', '--instr-atstart=no', `--callgrind-out-file=${join(DIR, `${name}.%p`)}`];
   return startProcess({
     command: 'valgrind',
-    args: [...callgrind, process.execPath, '--single-threaded', ...args],
+    // One hash seed and random seed in every run: V8 draws both per process, and hash tables laid
+    // out by another seed move a route's count by up to a tenth between runs.
+    args: [...callgrind, process.execPath, '--single-threaded', '--hash-seed=1', '--random-seed=1', ...args],
+    ...(cwd ? { cwd } : {}),
     env,
     ready: urlOf,
     keepLines: false,
@@ -64,58 +76,92 @@ function lastDumpIr(prefix: string): number {
   return Number(total[1]);
 }
 
-const control = (flag: '-z' | '-d', pid: number) => execFileSync('callgrind_control', [flag, String(pid)], { stdio: 'ignore' });
+const control = (flags: string[], pid: number) => execFileSync('callgrind_control', [...flags, String(pid)], { stdio: 'ignore' });
+
+/** A route's windows, instructions a request each, least first. */
+const spreads = new Map<string, number[]>();
 
 /** Instructions a request of `route`: the median of `WINDOWS` windows of `WINDOW` requests. */
 async function instructionsPerRequest(server: Started<string>, name: string, route: Route): Promise<number> {
   const pid = server.child.pid!;
   await sendAll(server.ready!, route, ROUTE_WARM_UP);
+  control(['-i', 'on'], pid);
   const windows: number[] = [];
   for (let w = 0; w < WINDOWS; w++) {
-    control('-z', pid);
+    control(['-z'], pid);
     await sendAll(server.ready!, route, WINDOW);
-    control('-d', pid);
+    control(['-d'], pid);
     windows.push(lastDumpIr(`${name}.${pid}`) / WINDOW);
   }
-  return windows.sort((a, b) => a - b)[Math.floor(WINDOWS / 2)]!;
+  control(['-i', 'off'], pid);
+  windows.sort((a, b) => a - b);
+  spreads.set(`${name} ${route.name}`, windows);
+  return windows[Math.floor(WINDOWS / 2)]!;
+}
+
+const FLOORS = ['node', 'hono', 'hono-headers'] as const;
+const FLOOR_NAMES: Record<(typeof FLOORS)[number], string> = {
+  node: 'bare node:http, the page pre-serialized',
+  hono: 'Hono on @hono/node-server, the same (the floor)',
+  'hono-headers': "the same with the gateway's response headers",
+};
+/** What Node adds to every answer itself; the rest is what the gateway chose to send. */
+const NODE_OWN = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** The response headers the gateway sends with `route`'s first answer, but those Node adds itself. */
+async function answerHeaders(origin: string, route: Route): Promise<Record<string, string>> {
+  const res = await fetch(new URL(route.paths[0]!, origin), { headers: route.headers ?? { authorization: `ApiKey ${KEY}` } });
+  await res.arrayBuffer();
+  return Object.fromEntries([...res.headers].filter(([name]) => !NODE_OWN.has(name)));
 }
 
 const portUrl = (line: string) => (line.startsWith('{"port"') ? `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}` : undefined);
 
 async function main(): Promise<void> {
   const load = loadavg()[0]!.toFixed(2);
-  const gatewayArgs = productionArgs();
+  const gatewayDir = process.env.BENCH_GATEWAY_DIR;
+  const gatewayArgs = productionArgs(gatewayDir);
   const rows: Array<[string, number]> = [];
   // The page the floors answer (`FLOOR_ROUTE`), as the gateway renders it.
   const body = join(DIR, 'page.json');
+  const headers = join(DIR, 'headers.json');
   {
-    const plain = await startProcess({ command: process.execPath, args: gatewayArgs, env: GATEWAY_ENV, ready: gatewayUrl, keepLines: false });
+    const plain = await startProcess({
+      command: process.execPath,
+      args: gatewayArgs,
+      ...(gatewayDir ? { cwd: gatewayDir } : {}),
+      env: GATEWAY_ENV,
+      ready: gatewayUrl,
+      keepLines: false,
+    });
     writeFileSync(body, await send(plain.ready!, FLOOR_ROUTE, 0));
+    writeFileSync(headers, JSON.stringify(await answerHeaders(plain.ready!, FLOOR_ROUTE)));
     await plain.stop();
   }
-  for (const kind of ['node', 'hono'] as const) {
-    const server = await underCallgrind(kind, ['bench/instructions-floor.mjs', kind, body], {}, portUrl);
-    await warmUp(server.ready!, [FLOOR_ROUTE], WARM_UP);
-    rows.push([
-      kind === 'node' ? 'bare node:http, the page pre-serialized' : 'Hono on @hono/node-server, the same (the floor)',
-      await instructionsPerRequest(server, kind, FLOOR_ROUTE),
-    ]);
+  for (const kind of FLOORS) {
+    const server = await underCallgrind(kind, ['bench/instructions-floor.mjs', kind, body, headers], {}, portUrl);
+    rows.push([FLOOR_NAMES[kind], await instructionsPerRequest(server, kind, FLOOR_ROUTE)]);
     await server.stop();
   }
-  const gateway = await underCallgrind('gateway', gatewayArgs, GATEWAY_ENV, gatewayUrl);
+  const gateway = await underCallgrind('gateway', gatewayArgs, GATEWAY_ENV, gatewayUrl, gatewayDir);
   const measured = chosenRoutes();
   await warmUp(gateway.ready!, measured, WARM_UP);
-  for (const route of measured) rows.push([`gateway: ${route.name}`, await instructionsPerRequest(gateway, 'gateway', route)]);
+  const label = gatewayDir ? `gateway (${gatewayDir})` : 'gateway';
+  for (const route of measured) rows.push([`${label}: ${route.name}`, await instructionsPerRequest(gateway, 'gateway', route)]);
   await gateway.stop();
   closeClient();
 
   const floor = rows[1]![1];
+  const sameAnswer = rows[2]![1];
   console.log(
-    `\nInstructions a request (callgrind, the median of ${WINDOWS} windows of ${WINDOW} requests, after ${WARM_UP} + ${ROUTE_WARM_UP}); Node ${process.version}; load average ${load} at the start\n`,
+    `\nInstructions a request (callgrind, the median of ${WINDOWS} windows of ${WINDOW} requests, each route after ${ROUTE_WARM_UP} uncounted, the gateway first ${WARM_UP} over every route); Node ${process.version}; load average ${load} at the start\n`,
   );
-  console.log('| server | instructions a request | against the floor |');
-  console.log('|---|---:|---:|');
-  for (const [name, ir] of rows) console.log(`| ${name} | ${(ir / 1000).toFixed(1)} k | ${(ir / floor).toFixed(2)}x |`);
+  console.log("| server | instructions a request | against the floor | against the floor with the gateway's headers |");
+  console.log('|---|---:|---:|---:|');
+  for (const [name, ir] of rows) console.log(`| ${name} | ${(ir / 1000).toFixed(1)} k | ${(ir / floor).toFixed(2)}x | ${(ir / sameAnswer).toFixed(2)}x |`);
+  // Every window, so a reader sees how far the median is from the bursts it leaves out.
+  console.log('\nEach window (k instructions a request, least first):');
+  for (const [name, windows] of spreads) console.log(`${name}: ${windows.map((w) => (w / 1000).toFixed(1)).join(' ')}`);
 }
 
 main().catch((err: Error) => {
