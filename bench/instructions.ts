@@ -53,8 +53,8 @@ function underCallgrind(
   const callgrind = ['--tool=callgrind', '--dump-instr=no', '--instr-atstart=no', `--callgrind-out-file=${join(DIR, `${name}.%p`)}`];
   return startProcess({
     command: 'valgrind',
-    // One hash seed and random seed in every run: V8 draws both per process, and hash tables laid
-    // out by another seed move a route's count by up to a tenth between runs.
+    // One hash seed and random seed in every run: V8 draws both per process, and two runs without
+    // them differed by about 8 % on every route (with them, most routes agree within 1 %).
     args: [...callgrind, process.execPath, '--single-threaded', '--hash-seed=1', '--random-seed=1', ...args],
     ...(cwd ? { cwd } : {}),
     env,
