@@ -11,6 +11,7 @@ import { allowedAt, orList } from '../policies/methods';
 import { buildVersions } from '../versions';
 import type { Metrics } from '../services/metrics';
 import { logAborted, rawResponse, rejection, type Refused, type RejectionDeps } from './rejections';
+import { repeated } from './request-header';
 
 type FetchCallback = Parameters<typeof getRequestListener>[0];
 
@@ -24,12 +25,6 @@ const PARSER_ERRORS: Record<string, [ErrorCode, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: ['svc/requestTimeout', 'The request did not arrive in time; the connection is closed.'],
   HPE_INVALID_METHOD: ['svc/notImplemented', 'The server does not know this method.'],
 };
-
-function hostCount(rawHeaders: string[]): number {
-  let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === 'host') count++;
-  return count;
-}
 
 /**
  * The adapter's reasons for refusing to build a request: fixed texts, safe to log. Any other
@@ -98,7 +93,7 @@ export function createGatewayServer(
     (incoming, outgoing) => {
       lastRequest.set(incoming.socket, incoming);
       // RFC 9112 3.2: more than one Host is refused; Node keeps only the first, so only here can it be seen.
-      if (hostCount(incoming.rawHeaders) > 1) {
+      if (repeated(incoming.rawHeaders, 'host')) {
         const r = rejection(rejections, 'svc/invalidParameter', 'The request carries more than one Host header.', {
           reason: 'DUPLICATE_HOST',
           method: incoming.method,

@@ -28,7 +28,8 @@ const FIRST_ONLY = new Set([
   'user-agent',
 ]);
 
-function repeated(raw: readonly string[], name: string): boolean {
+/** Whether the lower-case `name` is in Node's raw header lines more than once. */
+export function repeated(raw: readonly string[], name: string): boolean {
   let seen = 0;
   for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name && ++seen > 1) return true;
   return false;

@@ -29,10 +29,10 @@ const LOGGED_CLIENT_ID = 200;
  */
 export const KNOWN_GOOD_BYTES = 2 * 1024 * 1024;
 
-/** A secret that authenticated: when it last did, and its digest (what the credential store is keyed by). */
+/** A secret that authenticated: when it last did, and its digest where the credential store is keyed by one. */
 interface Good {
   at: number;
-  digest: string;
+  digest: string | undefined;
 }
 
 interface Bucket {
@@ -57,7 +57,7 @@ export class FailedAuthentications {
    * process's memory for at most a window after their last success, as the requests that carry
    * them do; they are never logged, written or sent anywhere.
    */
-  private readonly good = new LRUCache<string, Good>({ maxSize: KNOWN_GOOD_BYTES, sizeCalculation: (g, key) => entryBytes(key, 8 + g.digest.length) });
+  private readonly good = new LRUCache<string, Good>({ maxSize: KNOWN_GOOD_BYTES, sizeCalculation: (g, key) => entryBytes(key, 8 + (g.digest?.length ?? 0)) });
 
   constructor(
     private readonly config: Pick<Config, 'trustProxy' | 'hostile'>,
@@ -73,26 +73,25 @@ export class FailedAuthentications {
    * process (the isolate on Workers), so asking costs no round trip.
    */
   knownDigest(secret: string): string | undefined {
-    const seen = this.good.get(secret);
-    return seen !== undefined && seen.digest !== '' && this.recent(seen) ? seen.digest : undefined;
+    return this.recent(secret)?.digest;
   }
 
   /** Whether a secret authenticated within the last window. */
   knownGood(secret: string): boolean {
+    return this.recent(secret) !== undefined;
+  }
+
+  private recent(secret: string): Good | undefined {
     const seen = this.good.get(secret);
-    return seen !== undefined && this.recent(seen);
+    return seen !== undefined && this.services.clock.now() - seen.at < WINDOW_SECONDS * 1000 ? seen : undefined;
   }
 
-  private recent(seen: Good): boolean {
-    return this.services.clock.now() - seen.at < WINDOW_SECONDS * 1000;
-  }
-
-  /** Remembers a secret that has just authenticated, with its digest (none where nothing is keyed by one). */
-  rememberGood(secret: string, digest = ''): void {
+  /** Remembers a secret that has just authenticated, with its digest where one is looked up. */
+  rememberGood(secret: string, digest?: string): void {
     const now = this.services.clock.now();
     const seen = this.good.get(secret);
     // Refreshed at most once a second: a busy key costs no cache writes on most requests.
-    if (seen === undefined || now - seen.at >= 1000 || seen.digest !== digest) this.good.set(secret, { at: now, digest });
+    if (seen === undefined || now - seen.at >= 1000) this.good.set(secret, { at: now, digest });
   }
 
   /**

@@ -34,7 +34,7 @@ export interface Secret {
 export type Challenge = (code: ErrorCode, detail: string, bearerError?: boolean) => ApiError;
 
 function presentedValue(c: Context<AppEnv>, place: CredentialPlace, header: RequestHeader): string | undefined {
-  return place.startsWith('query:') ? c.req.query(place.slice('query:'.length)) : header(c, place as Lowercase<CredentialPlace>);
+  return place.startsWith('query:') ? c.req.query(place.slice('query:'.length)) : header(c, place);
 }
 
 /** Log label of a credential's kind and place: `apiKey`, `bearer`, `v1:x-api-key`, `v1:query`. */
