@@ -206,6 +206,41 @@ describe('a graceful stop', () => {
     expect(s.exits).toEqual([1]);
   });
 
+  it('counts only what a connection has not answered: not its earlier requests nor those of an idle connection, and both of a pipelined pair', async () => {
+    fakeStopTimers();
+    const s = await stoppableServer({ delayMs: 0, timeoutMs: 5000 });
+    const socket = await opened(s.port);
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('error', () => {});
+    // Two requests answered on the connection, then two pipelined in one write and held.
+    for (let i = 0; i < 2; i++) {
+      const before = received.length;
+      socket.write('GET /ready HTTP/1.1\r\nHost: gateway\r\n\r\n');
+      await vi.waitFor(() => expect(received.slice(before)).toContain('answered'), { timeout: 2000, interval: 5 });
+    }
+    // Another connection, answered and idle.
+    const idle = await opened(s.port);
+    let idleReceived = '';
+    idle.setEncoding('latin1');
+    idle.on('data', (chunk: string) => (idleReceived += chunk));
+    idle.on('error', () => {});
+    idle.write('GET /ready HTTP/1.1\r\nHost: gateway\r\n\r\n');
+    await vi.waitFor(() => expect(idleReceived).toContain('answered'), { timeout: 2000, interval: 5 });
+    const first = s.held();
+    const second = s.held();
+    socket.write('GET /hold/first HTTP/1.1\r\nHost: gateway\r\n\r\nGET /hold/second HTTP/1.1\r\nHost: gateway\r\n\r\n');
+    await Promise.all([first, second]);
+    s.stop('SIGTERM');
+    expect(s.lines[0]).toMatchObject({ message: 'SIGTERM: draining', in_flight: 2 });
+    vi.advanceTimersByTime(5000);
+    expect(await s.exit).toBe(1);
+    await closed(socket);
+    expect(s.lines.filter((l) => l.outcome === 'cut').map((l) => l.path)).toEqual(['/hold/first', '/hold/second']);
+    expect(s.lines.at(-1)).toEqual({ level: 'error', message: 'stopped after SHUTDOWN_TIMEOUT_MS (5000 ms) with 2 requests cut', cut: 2 });
+  });
+
   it('at the deadline also cuts a request whose head was still arriving, and counts both', async () => {
     fakeStopTimers();
     const s = await stoppableServer({ delayMs: 0, timeoutMs: 5000 });
