@@ -5,8 +5,9 @@
  * Each server runs under `valgrind --tool=callgrind node --single-threaded`: the floors
  * (`bench/instructions-floor.mjs`: bare `node:http`, then Hono on `@hono/node-server`, both answering
  * a real 13 KB gateway page already serialized) and the production build of the gateway as
- * `npm start` runs it, over its bundled data; every server under `npm start`'s Node flags. Callgrind starts with its instrumentation off, so a
- * server runs about three times faster until it is counted. Each route is first asked
+ * `npm start` runs it, over its bundled data; every server under `npm start`'s Node flags.
+ * Callgrind starts with its instrumentation off, so a server runs about three times faster until
+ * it is counted. Each route is first asked
  * `ROUTE_WARM_UP` times uncounted: V8 moves a function called once a request from Maglev's code
  * to TurboFan's only after some 10,000 calls (`--trace-opt`), and a count taken before that
  * measures the compiler, not the request; the gateway is also warmed once over every route
@@ -31,7 +32,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProcess, type Started } from '../tools/processes';
-import { BENCH_GATEWAY_ENV, gatewayUrl, productionArgs } from './processes';
+import { BENCH_GATEWAY_ENV, gatewayUrl, productionArgs, productionNodeFlags } from './processes';
 import { chosenRoutes, closeClient, FLOOR_ROUTE, KEY, type Route, send, sendAll, warmUp } from './route-kinds';
 
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 4_000);
@@ -138,11 +139,10 @@ async function main(): Promise<void> {
     writeFileSync(headers, JSON.stringify(await answerHeaders(plain.ready!, FLOOR_ROUTE)));
     await plain.stop();
   }
-  // The floors run under the production command line's Node flags too (heap sizes, pretenuring):
-  // the stack as the gateway runs on it, so the ratio is the gateway's own work.
-  const nodeFlags = productionArgs().filter((arg) => arg.startsWith('--'));
+  // The floors run under the production command line's Node flags too (its heap sizes): the
+  // stack as the gateway runs on it, so the ratio is the gateway's own work.
   for (const kind of FLOORS) {
-    const server = await underCallgrind(kind, [...nodeFlags, 'bench/instructions-floor.mjs', kind, body, headers], {}, portUrl);
+    const server = await underCallgrind(kind, [...productionNodeFlags(), 'bench/instructions-floor.mjs', kind, body, headers], {}, portUrl);
     rows.push([FLOOR_NAMES[kind], await instructionsPerRequest(server, kind, FLOOR_ROUTE)]);
     await server.stop();
   }

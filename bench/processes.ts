@@ -67,27 +67,31 @@ export function startGateway(name: string, env: Record<string, string>, args = [
   return startServer(name, args, { ...BENCH_GATEWAY_ENV, ...env }, gatewayUrl, cwd);
 }
 
+/** `productionArgs` of each checkout, asked once a run: each ask runs the build's check as a Node process. */
+const built = new Map<string, string[]>();
+
 /**
  * How production starts the gateway: the arguments of `npm start` after `node`, once
  * `scripts/build.mjs` has built `dist/` (a checkout from before the production build runs its
  * sources through tsx).
  */
 export function productionArgs(dir: string = ROOT): string[] {
+  let args = built.get(dir);
+  if (!args) built.set(dir, (args = startArgs(dir)));
+  return args;
+}
+
+/** The Node flags of this checkout's `npm start`, without its script: what every benchmarked server runs under. */
+export const productionNodeFlags = (): string[] => productionArgs().slice(0, -1);
+
+function startArgs(dir: string): string[] {
   if (!existsSync(join(dir, 'scripts/build.mjs'))) return ['--import', 'tsx', 'src/node.ts'];
-  const built = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (built.status !== 0) throw new Error(`the build in ${dir} failed`);
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) throw new Error(`the build in ${dir} failed`);
   const start = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
   // `exec node ...`: the shell gives its process to node, so signals reach the gateway itself.
   const [command, ...args] = start.replace(/^exec\s+/, '').split(/\s+/);
   if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
-  return args;
-}
-
-/** `productionArgs` of each checkout, asked once a run: each ask runs the build's check as a Node process. */
-const built = new Map<string, string[]>();
-function builtArgs(dir: string): string[] {
-  let args = built.get(dir);
-  if (!args) built.set(dir, (args = productionArgs(dir)));
   return args;
 }
 
@@ -103,9 +107,9 @@ export interface HostedGateway {
  * per gateway in the order given (they share the child).
  */
 export async function startGatewayHost(name: string, gateways: HostedGateway[]): Promise<Server[]> {
-  const flags = builtArgs(ROOT).slice(0, -1);
+  const flags = productionNodeFlags();
   // Each checkout built, as `npm start` would have it.
-  for (const g of gateways) builtArgs(g.dir);
+  for (const g of gateways) productionArgs(g.dir);
   const ports: number[] = [];
   for (const _ of gateways) ports.push(await freePort());
   const hosted = gateways.map((g, i) => ({ dir: g.dir, env: { ...BENCH_GATEWAY_ENV, ...g.env, PORT: String(ports[i]) } }));

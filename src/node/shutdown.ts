@@ -45,41 +45,38 @@ interface Answering {
 }
 
 export function gracefulStop(server: Server, config: ShutdownConfig, deps: StopDeps): GracefulStop {
-  // Each open connection's requests not yet answered, with when each arrived: kept per
+  // Each open connection's requests not yet answered, in order, with when each arrived: kept per
   // connection, not per response, so a request costs one entry and no listener of its own (a
-  // listener a response was about a tenth of a kept page's CPU). A response is answered once
+  // listener a response costs about a tenth of a kept page's CPU). A response is answered once
   // Node has closed it (`destroyed`, set as its `close` is emitted); a pipelined request waits
-  // behind another, so a connection may hold more than one.
-  const answering = new Map<Socket, Answering[]>();
-  // Connections whose first request has not arrived.
-  const fresh = new Set<Socket>();
+  // behind another, so a connection may hold more than one. A request leaves the list only as the
+  // next one arrives, so an empty list is a connection whose first request has not arrived.
+  const connections = new Map<Socket, Answering[]>();
   let stopping = false;
   const track = (socket: Socket): Answering[] => {
     const requests: Answering[] = [];
-    answering.set(socket, requests);
-    socket.once('close', () => {
-      fresh.delete(socket);
-      answering.delete(socket);
-    });
+    connections.set(socket, requests);
+    socket.once('close', () => connections.delete(socket));
     return requests;
   };
-  server.on('connection', (socket: Socket) => {
-    fresh.add(socket);
-    track(socket);
-  });
+  server.on('connection', (socket: Socket) => void track(socket));
   // First among the listeners, so that even an answer written at once carries the header.
   server.prependListener('request', (incoming, outgoing: ServerResponse) => {
-    const socket = incoming.socket;
-    fresh.delete(socket);
-    const requests = answering.get(socket) ?? track(socket);
+    const requests = connections.get(incoming.socket) ?? track(incoming.socket);
     while (requests.length > 0 && requests[0]!.outgoing.destroyed) requests.shift();
     requests.push({ incoming, outgoing, at: performance.now() });
     if (stopping) outgoing.setHeader('Connection', 'close');
   });
   /** The requests not yet answered, on every connection. */
-  const inFlight = (): Answering[] => {
+  const unanswered = (): Answering[] => {
     const out: Answering[] = [];
-    for (const requests of answering.values()) for (const r of requests) if (!r.outgoing.destroyed) out.push(r);
+    for (const requests of connections.values()) for (const r of requests) if (!r.outgoing.destroyed) out.push(r);
+    return out;
+  };
+  /** Connections whose first request has not arrived. */
+  const fresh = (): Socket[] => {
+    const out: Socket[] = [];
+    for (const [socket, requests] of connections) if (requests.length === 0) out.push(socket);
     return out;
   };
 
@@ -102,21 +99,21 @@ export function gracefulStop(server: Server, config: ShutdownConfig, deps: StopD
     server.closeIdleConnections();
     setTimeout(
       () => {
-        for (const socket of fresh) if (socket.bytesRead === 0) socket.destroy();
+        for (const socket of fresh()) if (socket.bytesRead === 0) socket.destroy();
       },
       Math.min(SILENT_GRACE_MS, config.timeoutMs),
     ).unref();
     const deadline = setTimeout(() => {
       // Requests being answered, and requests whose head was still arriving.
-      const arriving = [...fresh].filter((socket) => socket.bytesRead > 0);
-      const answered = inFlight();
-      const cut = answered.length + arriving.length;
+      const arriving = fresh().filter((socket) => socket.bytesRead > 0);
+      const waiting = unanswered();
+      const cut = waiting.length + arriving.length;
       if (cut === 0) {
         server.closeAllConnections();
         return drained();
       }
       // Their own access lines will never be written: the handlers are still waiting.
-      for (const { incoming, at } of answered) deps.log(cutLine(incoming.socket, at, incoming));
+      for (const { incoming, at } of waiting) deps.log(cutLine(incoming.socket, at, incoming));
       for (const socket of arriving) deps.log(cutLine(socket));
       server.closeAllConnections();
       finish(1, { level: 'error', message: `stopped after SHUTDOWN_TIMEOUT_MS (${config.timeoutMs} ms) with ${cut} request${cut === 1 ? '' : 's'} cut`, cut });
@@ -128,9 +125,9 @@ export function gracefulStop(server: Server, config: ShutdownConfig, deps: StopD
       if (stopping) return;
       stopping = true;
       deps.lifecycle.stop();
-      const answered = inFlight();
-      for (const { outgoing } of answered) if (!outgoing.headersSent) outgoing.setHeader('Connection', 'close');
-      deps.log({ level: 'info', message: `${signal}: draining`, in_flight: answered.length, delay_ms: config.delayMs, timeout_ms: config.timeoutMs });
+      const waiting = unanswered();
+      for (const { outgoing } of waiting) if (!outgoing.headersSent) outgoing.setHeader('Connection', 'close');
+      deps.log({ level: 'info', message: `${signal}: draining`, in_flight: waiting.length, delay_ms: config.delayMs, timeout_ms: config.timeoutMs });
       setTimeout(closeListener, config.delayMs);
     },
   };
