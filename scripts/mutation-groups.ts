@@ -27,8 +27,8 @@ export const GROUPS: MutationGroup[] = [
   { name: 'core-conditional', mutate: core('conditional'), tests: tests('node/core/conditional', 'node/core/conditional'), ignoreStatic: true },
   {
     name: 'core-pure',
-    mutate: core('json-body', 'hash', 'iso-time'),
-    tests: tests('node/core/json-body', 'node/core/hash', 'node/core/iso-time'),
+    mutate: core('json-body', 'hash', 'iso-time', 'bounded-text'),
+    tests: tests('node/core/json-body', 'node/core/hash', 'node/core/iso-time', 'node/core/bounded-text'),
     ignoreStatic: true,
   },
   {

@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig, type ConfigVars } from '../../../src/config';
 import type { AppEnv } from '../../../src/env';
 import { ApiError } from '../../../src/core/api-error';
-import { ClientGone, clientBody } from '../../../src/policies/client-body';
 import { headLength } from '../../../src/policies/head';
 import { asMiddleware } from '../../../src/policies/policy';
 import { requestId } from '../../../src/policies/request-id';
@@ -220,67 +219,5 @@ describe('HEAD', () => {
     expect((await app.request('/text')).headers.get('Content-Length')).toBeNull();
     expect((await app.request('/sized', { method: 'HEAD' })).headers.get('Content-Length')).toBe('5');
     expect((await app.request('/empty', { method: 'HEAD' })).headers.get('Content-Length')).toBeNull();
-  });
-});
-
-describe('a request body that stops arriving', () => {
-  const app = new Hono<AppEnv>();
-  app.use(clientBody());
-  app.post('/read', async (c) => {
-    try {
-      return c.text(`read: ${await c.req.text()}`);
-    } catch (err) {
-      return c.text(`${(err as Error).name}: ${(err as Error).message} (${err instanceof ClientGone})`, 499 as 400);
-    }
-  });
-  app.post('/cancel', async (c) => {
-    await c.req.raw.body!.cancel('no longer wanted');
-    return c.text('cancelled');
-  });
-  app.get('/none', (c) => c.text(`body: ${c.req.raw.body}`));
-
-  const post = (path: string, body: ReadableStream<Uint8Array>) => app.request(path, { method: 'POST', body, duplex: 'half' } as RequestInit);
-  const chunks = (...parts: string[]) =>
-    new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (const part of parts) controller.enqueue(new TextEncoder().encode(part));
-        controller.close();
-      },
-    });
-
-  it('passes a body through whole, chunk by chunk', async () => {
-    expect(await (await post('/read', chunks('grant_type=', 'client_credentials', '&scope=é'))).text()).toBe('read: grant_type=client_credentials&scope=é');
-  });
-
-  it('makes a failed read the client’s: ClientGone', async () => {
-    let sent = false;
-    const breaking = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent) throw new Error('aborted');
-        sent = true;
-        controller.enqueue(new TextEncoder().encode('half a bo'));
-      },
-    });
-    const res = await post('/read', breaking);
-    expect(res.status).toBe(499);
-    expect(await res.text()).toBe('ClientGone: The request body stopped arriving. (true)');
-  });
-
-  it('passes a cancellation on to the body it reads, with its reason', async () => {
-    let reason: unknown;
-    const body = new ReadableStream<Uint8Array>({
-      pull() {
-        return new Promise(() => {});
-      },
-      cancel(why) {
-        reason = why;
-      },
-    });
-    expect(await (await post('/cancel', body)).text()).toBe('cancelled');
-    expect(reason).toBe('no longer wanted');
-  });
-
-  it('lets a request without a body through', async () => {
-    expect(await (await app.request('/none')).text()).toBe('body: null');
   });
 });
