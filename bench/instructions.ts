@@ -5,40 +5,55 @@
  * Each server runs under `valgrind --tool=callgrind node --single-threaded`: the floors
  * (`bench/instructions-floor.mjs`: bare `node:http`, then Hono on `@hono/node-server`, both answering
  * a real 13 KB gateway page already serialized) and the production build of the gateway as
- * `npm start` runs it, over its bundled data; every server under `npm start`'s Node flags.
+ * `npm start` runs it (the build as it was when the run began: `builtOnce`), over its bundled
+ * data; every server under `npm start`'s Node flags.
  * Callgrind starts with its instrumentation off, so a server runs about three times faster until
- * it is counted. Each route is first asked
- * `ROUTE_WARM_UP` times uncounted: V8 moves a function called once a request from Maglev's code
- * to TurboFan's only after some 10,000 calls (`--trace-opt`), and a count taken before that
- * measures the compiler, not the request; the gateway is also warmed once over every route
- * (`WARM_UP`), so code they share has settled before the first is counted. Then instrumentation is
- * switched on (`callgrind_control -i on`) and the route counted in `WINDOWS` windows of `WINDOW`
- * requests, each on its own (`-z` before it, `-d` after: callgrind itself does the counting and the
- * dumping, so neither costs the server an instruction), and switched off for the next route's
- * warm-up. The figure is the median window's instructions divided by its requests. A window of 500
- * holds a few young-generation collections, which are counted; now and then one also holds a major
- * collection's marking, which adds up to half as much again, and which a mean takes in or not by
- * chance. The median leaves those out, so the figure is what a request costs between them, and it
- * repeats. Requests are sequential over one keep-alive connection, from this process (outside
- * valgrind); every answer's status is checked. Printed as instructions a request and as a ratio
- * to the Hono floor measured in the same run. `BENCH_GATEWAY_DIR` counts another checkout's
- * gateway (built there first) against this run's floors, for a before and after.
+ * it is counted. Each route is counted in a gateway process of its own, after the same history:
+ * `WARM_UP` requests over every route, so code they share has settled as it would in production,
+ * then `ROUTE_WARM_UP` of the route itself, uncounted (V8 moves a function called once a request
+ * from Maglev's code to TurboFan's only after some 10,000 calls, `--trace-opt`, and a count taken
+ * before that measures the compiler, not the request). In one process for every route, what a
+ * route cost depended on the routes counted before it: V8's pretenuring and its major collections
+ * follow the whole process's allocations, and one route or another stayed a third dearer for a
+ * whole run, a different one from run to run. Then instrumentation is switched on
+ * (`callgrind_control -i on`) and the route counted in `WINDOWS` windows of `WINDOW` requests,
+ * each on its own (`-z` before it, `-d` after: callgrind itself does the counting and the dumping,
+ * so neither costs the server an instruction). The figure is the median window's instructions
+ * divided by its requests. A window of 500 holds a few young-generation collections, which are
+ * counted; now and then one also holds a major collection's marking, which adds up to half as much
+ * again, and which a mean takes in or not by chance. The median leaves those out, so the figure is
+ * what a request costs between them, and it repeats. Each floor is counted in `FLOOR_PROCESSES`
+ * processes and its figure is their median: a floor process settles at one of two counts about 8 %
+ * apart, and which one is drawn per process. Requests are sequential over one keep-alive
+ * connection per server, from this process (outside valgrind); every answer's status is checked.
+ * One server is counted at a time (`BENCH_PARALLEL` for more): the gateway's count does depend on
+ * the machine's load. With four servers counted at once on two cores, search, the sorted page
+ * and detail counted 250-270 k a request in most windows; one at a time on a quiet machine,
+ * 152-157 k in every window. (What grows was not found; work done by the clock rather than by the
+ * request, of which each request pays more the slower requests go, is the likely kind.) Printed
+ * as instructions a request and as a ratio to the Hono floor measured in the same run. `BENCH_GATEWAY_DIR` counts another checkout's gateway (built there first) against
+ * this run's floors, for a before and after.
  *
  *   npm run bench:instructions                     # every route
  *   BENCH_ROUTES='v2 page,v1 page' npm run bench:instructions
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startProcess, type Started } from '../tools/processes';
+import { ROOT, startProcess, type Started } from '../tools/processes';
 import { BENCH_GATEWAY_ENV, gatewayUrl, productionArgs, productionNodeFlags } from './processes';
+import { median } from './median';
 import { chosenRoutes, closeClient, FLOOR_ROUTE, KEY, type Route, send, sendAll, warmUp } from './route-kinds';
 
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 4_000);
 const ROUTE_WARM_UP = Number(process.env.BENCH_ROUTE_WARM_UP ?? 12_000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 500);
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 9);
+const FLOOR_PROCESSES = Number(process.env.BENCH_FLOOR_PROCESSES ?? 3);
+const PARALLEL = Number(process.env.BENCH_PARALLEL ?? 1);
+const run = promisify(execFile);
 const DIR = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
 /** No limit reached in a run: the token route asks hundreds of times a minute. */
 const GATEWAY_ENV = { ...BENCH_GATEWAY_ENV, TOKEN_RATE_LIMIT_PER_MINUTE: '1000000000' };
@@ -77,27 +92,24 @@ function lastDumpIr(prefix: string): number {
   return Number(total[1]);
 }
 
-const control = (flags: string[], pid: number) => execFileSync('callgrind_control', [...flags, String(pid)], { stdio: 'ignore' });
+/** Asked without blocking: the other server counted at the same time goes on meanwhile. */
+const control = async (flags: string[], pid: number) => {
+  await run('callgrind_control', [...flags, String(pid)]);
+};
 
-/** A route's windows, instructions a request each, least first. */
-const spreads = new Map<string, number[]>();
-
-/** Instructions a request of `route`: the median of `WINDOWS` windows of `WINDOW` requests. */
-async function instructionsPerRequest(server: Started<string>, name: string, route: Route): Promise<number> {
+/** A route's windows, instructions a request each, least first: `WINDOWS` windows of `WINDOW` requests. */
+async function windowsOf(server: Started<string>, name: string, route: Route): Promise<number[]> {
   const pid = server.child.pid!;
   await sendAll(server.ready!, route, ROUTE_WARM_UP);
-  control(['-i', 'on'], pid);
+  await control(['-i', 'on'], pid);
   const windows: number[] = [];
   for (let w = 0; w < WINDOWS; w++) {
-    control(['-z'], pid);
+    await control(['-z'], pid);
     await sendAll(server.ready!, route, WINDOW);
-    control(['-d'], pid);
+    await control(['-d'], pid);
     windows.push(lastDumpIr(`${name}.${pid}`) / WINDOW);
   }
-  control(['-i', 'off'], pid);
-  windows.sort((a, b) => a - b);
-  spreads.set(`${name} ${route.name}`, windows);
-  return windows[Math.floor(WINDOWS / 2)]!;
+  return windows.sort((a, b) => a - b);
 }
 
 const FLOORS = ['node', 'hono', 'hono-headers'] as const;
@@ -118,11 +130,41 @@ async function answerHeaders(origin: string, route: Route): Promise<Record<strin
 
 const portUrl = (line: string) => (line.startsWith('{"port"') ? `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}` : undefined);
 
+/** Runs `tasks`, `PARALLEL` at once; their results in the tasks' order. */
+async function inTurns<T>(tasks: Array<() => Promise<T>>): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, tasks.length) }, worker));
+  return results;
+}
+
+/**
+ * `npm start`'s command line, its built bundle swapped for a copy made now, beside it (so its
+ * paths resolve as the bundle's): each route starts a gateway of its own over the run, and
+ * `npm start` builds again whenever a source has changed, so an edit or a test's build during the
+ * run would count later routes on other code. A checkout from before the production build runs
+ * its sources as they are. `forget` removes the copy.
+ */
+function builtOnce(dir: string = ROOT): { args: string[]; forget(): void } {
+  const args = productionArgs(dir);
+  if (args.at(-1) !== 'scripts/start.mjs') return { args, forget: () => {} };
+  const copy = join(dir, 'dist', `node.bench-${process.pid}.js`);
+  copyFileSync(join(dir, 'dist/node.js'), copy);
+  process.once('exit', () => rmSync(copy, { force: true }));
+  return { args: [...args.slice(0, -1), copy], forget: () => rmSync(copy, { force: true }) };
+}
+
 async function main(): Promise<void> {
   const load = loadavg()[0]!.toFixed(2);
   const gatewayDir = process.env.BENCH_GATEWAY_DIR;
-  const gatewayArgs = productionArgs(gatewayDir);
-  const rows: Array<[string, number]> = [];
+  const built = builtOnce(gatewayDir);
+  const gatewayArgs = built.args;
   // The page the floors answer (`FLOOR_ROUTE`), as the gateway renders it.
   const body = join(DIR, 'page.json');
   const headers = join(DIR, 'headers.json');
@@ -141,30 +183,41 @@ async function main(): Promise<void> {
   }
   // The floors run under the production command line's Node flags too (its heap sizes): the
   // stack as the gateway runs on it, so the ratio is the gateway's own work.
-  for (const kind of FLOORS) {
+  const floorCount = (kind: (typeof FLOORS)[number], n: number) => async () => {
     const server = await underCallgrind(kind, [...productionNodeFlags(), 'bench/instructions-floor.mjs', kind, body, headers], {}, portUrl);
-    rows.push([FLOOR_NAMES[kind], await instructionsPerRequest(server, kind, FLOOR_ROUTE)]);
+    const windows = await windowsOf(server, kind, FLOOR_ROUTE);
     await server.stop();
-  }
-  const gateway = await underCallgrind('gateway', gatewayArgs, GATEWAY_ENV, gatewayUrl, gatewayDir);
+    return { name: `${kind} process ${n + 1}`, windows };
+  };
   const measured = chosenRoutes();
-  await warmUp(gateway.ready!, measured, WARM_UP);
-  const label = gatewayDir ? `gateway (${gatewayDir})` : 'gateway';
-  for (const route of measured) rows.push([`${label}: ${route.name}`, await instructionsPerRequest(gateway, 'gateway', route)]);
-  await gateway.stop();
+  const routeCount = (route: Route) => async () => {
+    const gateway = await underCallgrind('gateway', gatewayArgs, GATEWAY_ENV, gatewayUrl, gatewayDir);
+    await warmUp(gateway.ready!, measured, WARM_UP);
+    const windows = await windowsOf(gateway, 'gateway', route);
+    await gateway.stop();
+    return { name: `gateway ${route.name}`, windows };
+  };
+  const floorTasks = FLOORS.flatMap((kind) => Array.from({ length: FLOOR_PROCESSES }, (_, n) => floorCount(kind, n)));
+  const counts = await inTurns([...floorTasks, ...measured.map(routeCount)]);
   closeClient();
+  built.forget();
 
+  // A server's figure is its median window; a floor's, the median of its processes' figures.
+  const figures = counts.map(({ windows }) => median(windows));
+  const rows: Array<[string, number]> = FLOORS.map((kind, k) => [FLOOR_NAMES[kind], median(figures.slice(k * FLOOR_PROCESSES, (k + 1) * FLOOR_PROCESSES))]);
+  const label = gatewayDir ? `gateway (${gatewayDir})` : 'gateway';
+  for (const [i, route] of measured.entries()) rows.push([`${label}: ${route.name}`, figures[floorTasks.length + i]!]);
   const floor = rows[1]![1];
   const sameAnswer = rows[2]![1];
   console.log(
-    `\nInstructions a request (callgrind, the median of ${WINDOWS} windows of ${WINDOW} requests, each route after ${ROUTE_WARM_UP} uncounted, the gateway first ${WARM_UP} over every route); Node ${process.version}; load average ${load} at the start\n`,
+    `\nInstructions a request (callgrind, the median of ${WINDOWS} windows of ${WINDOW} requests; each route in a gateway process of its own, after ${WARM_UP} requests over every route and ${ROUTE_WARM_UP} of its own, uncounted; each floor the median of ${FLOOR_PROCESSES} processes); Node ${process.version}; load average ${load} at the start\n`,
   );
   console.log("| server | instructions a request | against the floor | against the floor with the gateway's headers |");
   console.log('|---|---:|---:|---:|');
   for (const [name, ir] of rows) console.log(`| ${name} | ${(ir / 1000).toFixed(1)} k | ${(ir / floor).toFixed(2)}x | ${(ir / sameAnswer).toFixed(2)}x |`);
   // Every window, so a reader sees how far the median is from the bursts it leaves out.
   console.log('\nEach window (k instructions a request, least first):');
-  for (const [name, windows] of spreads) console.log(`${name}: ${windows.map((w) => (w / 1000).toFixed(1)).join(' ')}`);
+  for (const { name, windows } of counts) console.log(`${name}: ${windows.map((w) => (w / 1000).toFixed(1)).join(' ')}`);
 }
 
 main().catch((err: Error) => {
