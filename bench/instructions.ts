@@ -4,37 +4,37 @@
  * few per cent).
  *
  * Each server runs under `valgrind --tool=callgrind node --single-threaded`: the floors
- * (`bench/instructions-floor.mjs`: bare `node:http`, then Hono on `@hono/node-server`, both answering
- * a real 13 KB gateway page already serialized) and the production build of the gateway as
- * `npm start` runs it (the build as it was when the run began: `builtOnce`), over its bundled
- * data; every server under `npm start`'s Node flags.
- * Callgrind starts with its instrumentation off, so a server runs about three times faster until
- * it is counted. Each route is counted in a gateway process of its own, after the same history:
- * `WARM_UP` requests over every route, so code they share has settled as it would in production,
- * then `ROUTE_WARM_UP` of the route itself, uncounted (V8 moves a function called once a request
- * from Maglev's code to TurboFan's only after some 10,000 calls, `--trace-opt`, and a count taken
- * before that measures the compiler, not the request). In one process for every route, what a
- * route cost depended on the routes counted before it: V8's pretenuring and its major collections
- * follow the whole process's allocations, and one route or another stayed a third dearer for a
- * whole run, a different one from run to run. Then instrumentation is switched on
- * (`callgrind_control -i on`) and the route counted in `WINDOWS` windows of `WINDOW` requests,
- * each on its own (`-z` before it, `-d` after: callgrind itself does the counting and the dumping,
- * so neither costs the server an instruction). The figure is the median window's instructions
- * divided by its requests. A window of 500 holds a few young-generation collections, which are
- * counted; now and then one also holds a major collection's marking, which adds up to half as much
- * again, and which a mean takes in or not by chance. The median leaves those out, so the figure is
- * what a request costs between them, and it repeats. Each floor is counted in `FLOOR_PROCESSES`
- * processes and its figure is the least of theirs: a floor process settles at one of two counts
- * about 8 % apart (67 and 73 k for Hono's), which one drawn per process, and a median of three
- * drew either; the least is the floor's cheaper state in every run, and the stricter ratio. Requests are sequential over one keep-alive
- * connection per server, from this process (outside valgrind); every answer's status is checked.
- * One server is counted at a time (`BENCH_PARALLEL` for more): the gateway's count does depend on
- * the machine's load. With four servers counted at once on two cores, search, the sorted page
- * and detail counted 250-270 k a request in most windows; one at a time on a quiet machine,
- * 152-157 k in every window. (What grows was not found; work done by the clock rather than by the
- * request, of which each request pays more the slower requests go, is the likely kind.) Printed
- * as instructions a request and as a ratio to the Hono floor measured in the same run. `BENCH_GATEWAY_DIR` counts another checkout's gateway (built there first) against
- * this run's floors, for a before and after.
+ * (`bench/instructions-floor.mjs`: bare `node:http`, then Hono on `@hono/node-server`, both
+ * answering a real 13 KB gateway page already serialized) and the production build of the gateway
+ * as `npm start` runs it (the build as it was when the run began: `builtOnce`), over its bundled
+ * data; every server under `npm start`'s Node flags. Callgrind starts with its instrumentation off,
+ * so a server runs about three times faster until it is counted. Each route is counted in a gateway
+ * process of its own, after the same history: `WARM_UP` requests over every route, so code they
+ * share has settled as it would in production, then `ROUTE_WARM_UP` of the route itself, uncounted
+ * (V8 moves a function called once a request from Maglev's code to TurboFan's only after some
+ * 10,000 calls, `--trace-opt`, and a count taken before that measures the compiler, not the
+ * request). In one process for every route, what a route cost depended on the routes counted before
+ * it: V8's pretenuring and its major collections follow the whole process's allocations, and one
+ * route or another stayed a third dearer for a whole run, a different one from run to run. Then
+ * instrumentation is switched on (`callgrind_control -i on`) and the route counted in `WINDOWS`
+ * windows of `WINDOW` requests, each on its own (`-z` before it, `-d` after: callgrind itself does
+ * the counting and the dumping, so neither costs the server an instruction). The figure is the
+ * median window's instructions divided by its requests. A window of 500 holds a few
+ * young-generation collections, which are counted; now and then one also holds a major collection's
+ * marking, which adds up to half as much again, and which a mean takes in or not by chance. The
+ * median leaves those out, so the figure is what a request costs between them, and it repeats. Each
+ * floor is counted in `FLOOR_PROCESSES` processes and its figure is the least of theirs: a floor
+ * process settles at one of two counts about 8 % apart (67 and 73 k for Hono's), which one drawn
+ * per process, and a median of three drew either; the least is the floor's cheaper state in every
+ * run, and the stricter ratio. Requests are sequential over one keep-alive connection per server,
+ * from this process (outside valgrind); every answer's status is checked. One server is counted at
+ * a time (`BENCH_PARALLEL` for more): the gateway's count does depend on the machine's load. With
+ * four servers counted at once on two cores, search, the sorted page and detail counted 250-270 k a
+ * request in most windows; one at a time on a quiet machine, 152-157 k in every window. (What grows
+ * was not found; work done by the clock rather than by the request, of which each request pays more
+ * the slower requests go, is the likely kind.) Printed as instructions a request and as a ratio to
+ * the Hono floor measured in the same run. `BENCH_GATEWAY_DIR` counts another checkout's gateway
+ * (built there first) against this run's floors, for a before and after.
  *
  *   npm run bench:instructions                     # every route
  *   BENCH_ROUTES='v2 page,v1 page' npm run bench:instructions
@@ -95,9 +95,7 @@ function lastDumpIr(prefix: string): number {
 }
 
 /** Asked without blocking: the other server counted at the same time goes on meanwhile. */
-const control = async (flags: string[], pid: number) => {
-  await run('callgrind_control', [...flags, String(pid)]);
-};
+const control = (flags: string[], pid: number) => run('callgrind_control', [...flags, String(pid)]);
 
 /** A route's windows, instructions a request each, least first: `WINDOWS` windows of `WINDOW` requests. */
 async function windowsOf(server: Started<string>, name: string, route: Route): Promise<number[]> {
@@ -148,25 +146,24 @@ async function inTurns<T>(tasks: Array<() => Promise<T>>): Promise<T[]> {
 
 /**
  * `npm start`'s command line, its built bundle swapped for a copy made now, beside it (so its
- * paths resolve as the bundle's): each route starts a gateway of its own over the run, and
- * `npm start` builds again whenever a source has changed, so an edit or a test's build during the
- * run would count later routes on other code. A checkout from before the production build runs
- * its sources as they are. `forget` removes the copy.
+ * paths resolve as the bundle's), removed when this process exits: each route starts a gateway of
+ * its own over the run, and `npm start` builds again whenever a source has changed, so an edit or
+ * a test's build during the run would count later routes on other code. A checkout from before
+ * the production build runs its sources as they are.
  */
-function builtOnce(dir: string = ROOT): { args: string[]; forget(): void } {
+function builtOnce(dir: string = ROOT): string[] {
   const args = productionArgs(dir);
-  if (args.at(-1) !== 'scripts/start.mjs') return { args, forget: () => {} };
+  if (args.at(-1) !== 'scripts/start.mjs') return args;
   const copy = join(dir, 'dist', `node.bench-${process.pid}.js`);
   copyFileSync(join(dir, 'dist/node.js'), copy);
   process.once('exit', () => rmSync(copy, { force: true }));
-  return { args: [...args.slice(0, -1), copy], forget: () => rmSync(copy, { force: true }) };
+  return [...productionNodeFlags(dir), copy];
 }
 
 async function main(): Promise<void> {
   const load = loadavg()[0]!.toFixed(2);
   const gatewayDir = process.env.BENCH_GATEWAY_DIR;
-  const built = builtOnce(gatewayDir);
-  const gatewayArgs = built.args;
+  const gatewayArgs = builtOnce(gatewayDir);
   // The page the floors answer (`FLOOR_ROUTE`), as the gateway renders it.
   const body = join(DIR, 'page.json');
   const headers = join(DIR, 'headers.json');
@@ -202,7 +199,6 @@ async function main(): Promise<void> {
   const floorTasks = FLOORS.flatMap((kind) => Array.from({ length: FLOOR_PROCESSES }, (_, n) => floorCount(kind, n)));
   const counts = await inTurns([...floorTasks, ...measured.map(routeCount)]);
   closeClient();
-  built.forget();
 
   // A server's figure is its median window; a floor's, the least of its processes' figures.
   const figures = counts.map(({ windows }) => median(windows));

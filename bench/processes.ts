@@ -81,8 +81,8 @@ export function productionArgs(dir: string = ROOT): string[] {
   return args;
 }
 
-/** The Node flags of this checkout's `npm start`, without its script: what every benchmarked server runs under. */
-export const productionNodeFlags = (): string[] => productionArgs().slice(0, -1);
+/** The Node flags of a checkout's `npm start`, without its script: what every benchmarked server runs under. */
+export const productionNodeFlags = (dir: string = ROOT): string[] => productionArgs(dir).slice(0, -1);
 
 function startArgs(dir: string): string[] {
   if (!existsSync(join(dir, 'scripts/build.mjs'))) return ['--import', 'tsx', 'src/node.ts'];

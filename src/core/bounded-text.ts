@@ -5,11 +5,13 @@ export interface BoundedReadErrors {
   broken?(): Error;
 }
 
+const decoder = new TextDecoder();
+
 /**
  * A body as UTF-8 text (as `Response.text()` decodes it), refusing more than `max` bytes: unread
  * when its declared length is past the limit, otherwise once the bytes read pass it, and then the
- * rest is cancelled. Read straight from the body's own reader: no second stream or `Request`
- * around it, which was most of what reading a small form cost.
+ * rest is cancelled. Read straight from the body's own reader: a second stream or `Request`
+ * around it would cost more than reading a small form does.
  */
 export async function boundedText(
   body: ReadableStream<Uint8Array> | null,
@@ -37,12 +39,12 @@ export async function boundedText(
     }
     chunks.push(read.value);
   }
-  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, at);
     at += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return decoder.decode(bytes);
 }

@@ -96,7 +96,7 @@ export function oauthTokenRoute(
  * one (RFC 6749 3.1), so callers can test parameters for truthiness.
  */
 async function readForm(c: Context<AppEnv>): Promise<URLSearchParams> {
-  // Read first, so a body past the limit is refused as that whatever its type.
+  // Read first, so a body past the limit is refused as too large, whatever its type.
   const text = await boundedText(c.req.raw.body, c.req.header('Content-Length'), MAX_TOKEN_REQUEST_BYTES, BODY_ERRORS);
   const mediaType = c.req.header('Content-Type')?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== FORM) throw new ApiError('oauth/invalidRequest', `The request body must be ${FORM}.`);
