@@ -16,7 +16,7 @@ export class ResponseHeaders {
    */
   private readonly fields: Record<string, string | undefined> = {};
   /** Names whose value is added after a handler's own rather than replacing it (rare: v1's `Link`). */
-  private appended: Record<string, true> | undefined;
+  private appended: Set<string> | undefined;
   /** Names removed from the response whoever set them (rare: `Vary` on an error). */
   private removed: Set<string> | undefined;
   /** The last response `respond` built with these headers, and its body's size in bytes. */
@@ -26,20 +26,20 @@ export class ResponseHeaders {
   /** Replaces any value of `name`, the handler's included. */
   set(key: Lowercase<string>, value: string): void {
     this.fields[key] = value;
-    if (this.appended) delete this.appended[key];
+    this.appended?.delete(key);
   }
 
   /** Removes `name`, and the handler's value of it too: the response goes without it. */
   delete(key: Lowercase<string>): void {
     (this.removed ??= new Set()).add(key);
     if (key in this.fields) this.fields[key] = undefined;
-    if (this.appended) delete this.appended[key];
+    this.appended?.delete(key);
   }
 
   /** Adds a value after any other of `name` (`Link`): both survive, comma-joined as `Headers` does. */
   append(key: Lowercase<string>, value: string): void {
     const known = this.fields[key];
-    if (known === undefined) (this.appended ??= {})[key] = true;
+    if (known === undefined) (this.appended ??= new Set()).add(key);
     this.fields[key] = known === undefined ? value : `${known}, ${value}`;
   }
 
@@ -54,7 +54,7 @@ export class ResponseHeaders {
     for (const key in fields) {
       const value = fields[key];
       if (value === undefined) continue;
-      const before = appended?.[key] ? out[key] : undefined;
+      const before = appended?.has(key) ? out[key] : undefined;
       out[key] = before === undefined ? value : `${before}, ${value}`;
     }
     return out;
@@ -66,7 +66,7 @@ export class ResponseHeaders {
     for (const key in this.fields) {
       const value = this.fields[key];
       if (value === undefined) continue;
-      if (this.appended?.[key]) headers.append(key, value);
+      if (this.appended?.has(key)) headers.append(key, value);
       else headers.set(key, value);
     }
   }

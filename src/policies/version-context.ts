@@ -28,12 +28,15 @@ export const retirement = (clock: Clock): Policy => ({
   before(c) {
     const version = c.get('version');
     const retiredAt = walk.retiredAt(version);
-    if (retiredAt === undefined && !walk.hasBrownouts(version)) return undefined;
-    if (retiredAt !== undefined && clock.now() >= retiredAt) {
+    const brownouts = walk.hasBrownouts(version);
+    if (retiredAt === undefined && !brownouts) return undefined;
+    const now = clock.now();
+    if (retiredAt !== undefined && now >= retiredAt) {
       throw new ApiError('svc/gone', `${version!.name} was retired on ${new Date(retiredAt).toISOString()}; use /v2 at the same paths.`);
     }
+    if (!brownouts) return undefined;
     // A brownout answers exactly as retirement will, for its interval only.
-    const brownout = walk.brownoutAt(version, clock.now());
+    const brownout = walk.brownoutAt(version, now);
     if (brownout) {
       c.get('logFlags').push('brownout');
       const until = new Date(brownout.end).toISOString();

@@ -137,12 +137,23 @@ export const walk = {
   },
 };
 
-/** The version a path belongs to and the base the caller used (`/api/v1` stays `/api/v1`). */
-export function resolveVersion(versions: readonly Version[], path: string): { version: Version; base: string } | undefined {
-  for (const version of versions) {
-    for (const base of version.bases) {
-      if (path === base || path.startsWith(`${base}/`)) return { version, base };
-    }
-  }
+/** A version's base, with the prefix of the paths under it. */
+interface VersionBase {
+  readonly version: Version;
+  readonly base: string;
+  readonly under: string;
+}
+
+const basesOf = new WeakMap<readonly Version[], readonly VersionBase[]>();
+
+/**
+ * The version a path belongs to and the base the caller used (`/api/v1` stays `/api/v1`). The
+ * bases and their prefixes are listed once per list of versions, and the answer is that entry
+ * itself: every request asks, so it builds no string and no object.
+ */
+export function resolveVersion(versions: readonly Version[], path: string): Readonly<{ version: Version; base: string }> | undefined {
+  let bases = basesOf.get(versions);
+  if (!bases) basesOf.set(versions, (bases = versions.flatMap((version) => version.bases.map((base) => ({ version, base, under: `${base}/` })))));
+  for (const entry of bases) if (path === entry.base || path.startsWith(entry.under)) return entry;
   return undefined;
 }

@@ -106,9 +106,21 @@ export function v1Place(credential: string | null, path: string): V1Place | null
 
 /** The `page` asked for in a path's query (1 when absent or unreadable). */
 function pageOf(path: string): number {
-  const match = /[?&]page=(\d{1,9})(?:&|$)/.exec(path);
-  return match ? Number(match[1]) || 1 : 1;
+  // The first `page` parameter whose whole value is 1 to 9 digits; read by hand: every v1 request asks.
+  for (let at = path.indexOf('page='); at > 0; at = path.indexOf('page=', at + 1)) {
+    const before = path.charCodeAt(at - 1);
+    if (before !== QUESTION_MARK && before !== AMPERSAND) continue;
+    const start = at + 5;
+    let end = start;
+    while (end < path.length && end - start < 10 && isDigit(path.charCodeAt(end))) end++;
+    if (end > start && end - start <= 9 && (end === path.length || path.charCodeAt(end) === AMPERSAND)) return Number(path.slice(start, end)) || 1;
+  }
+  return 1;
 }
+
+const QUESTION_MARK = 0x3f;
+const AMPERSAND = 0x26;
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 
 /** Collection routes (no `{id}` at the end) are paged. */
 const isCollection = (route: string) => !route.endsWith('{id}');
@@ -165,7 +177,7 @@ export function countRequest(u: ClientUsage, f: AccessFacts, maxDays = Number.PO
   if (f.time !== null) {
     u.first_v1_call = earlier(u.first_v1_call, f.time);
     u.last_v1_call = later(u.last_v1_call, f.time);
-    grew = addDay(u, f.time.slice(0, 10), maxDays);
+    grew = addDay(u, f.time, maxDays);
   }
   const place = v1Place(f.credential, f.path);
   if (place) grew = bump(u.places, place) || grew;
@@ -178,8 +190,13 @@ export function countRequest(u: ClientUsage, f: AccessFacts, maxDays = Number.PO
   return grew;
 }
 
-function addDay(u: ClientUsage, day: string, maxDays: number): boolean {
-  if (u.v1_days.at(-1) === day || u.v1_days.includes(day)) return false;
+/** Counts the day of `time` (an RFC 3339 instant, or its day alone) among the client's v1 days; true when it is new. */
+function addDay(u: ClientUsage, time: string, maxDays: number): boolean {
+  // Most requests fall on the last day counted: compared in place, no day string is cut from the time.
+  const last = u.v1_days.at(-1);
+  if (last !== undefined && time.startsWith(last)) return false;
+  const day = time.slice(0, 10);
+  if (u.v1_days.includes(day)) return false;
   const days = [...u.v1_days, day].sort();
   u.v1_days = days.length > maxDays ? days.slice(days.length - maxDays) : days;
   return true;

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { forwardedTarget, rewriteLinks } from '../../../src/migration/forward';
 import { intervalAt, parseInstant, parseInterval, parseIntervals } from '../../../src/core/intervals';
 import { pathTemplate, routeTemplate } from '../../../src/core/route-template';
+import { RESOURCE_NAMES } from '../../../src/core/resources';
 import { matchV1Route } from '../../../src/migration/v1-routes';
 
 const H = 3_600_000;
@@ -105,7 +106,19 @@ describe('the v1 routes the legacy backend serves', () => {
     expect(routeTemplate('HEAD', '/species/ABBA')).toBe('GET /species/{id}');
     expect(routeTemplate('POST', '/families/Pinaceae/genus')).toBe('POST /families/{id}/genus');
     expect(pathTemplate('/genus/ABIES/species')).toBe('/genus/{id}/species');
+    expect(routeTemplate('OPTIONS', '/migration-plan')).toBe('OPTIONS /migration-plan');
+    expect(routeTemplate('HEAD', '/migration-plan')).toBe('GET /migration-plan');
+    for (const resource of RESOURCE_NAMES) {
+      expect(routeTemplate('GET', `/${resource}`)).toBe(`GET /${resource}`);
+      expect(routeTemplate('DELETE', `/${resource}/x.y`)).toBe(`DELETE /${resource}/{id}`);
+      for (const child of RESOURCE_NAMES) expect(pathTemplate(`/${resource}/a%20b/${child}`)).toBe(`/${resource}/{id}/${child}`);
+    }
     for (const path of [
+      '',
+      '/',
+      '//species',
+      '/species//',
+      '/genus/ABIES/species/',
       '/genus/ABIES/trees',
       '/genus/ABIES/',
       '/genus//species',

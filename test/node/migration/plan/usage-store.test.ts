@@ -39,6 +39,30 @@ const counted = (facts: readonly AccessFacts[]) => {
   return u;
 };
 
+describe('countRequest', () => {
+  it.each([
+    ['/v1/species?page=4', 4],
+    ['/v1/species?page=10', 10],
+    ['/v1/species?q=oak&page=6&key=[redacted]', 6],
+    ['/v1/species?page=abc&page=5', 5],
+    ['/v1/species?npage=3&page=2', 2],
+    ['/v1/species?xpage=3', 1],
+    ['/v1/species?page=', 1],
+    ['/v1/species?page=12x', 1],
+    ['/v1/species?page=0', 1],
+    ['/v1/species?page=123456789', 123456789],
+    ['/v1/species?page=1234567890', 1],
+    ['/v1/species', 1],
+  ])('counts %s as a step to page %i', (path, page) => {
+    expect(Object.keys(counted([v1(path)]).walks['GET /species']!.pages)).toEqual([String(page)]);
+  });
+
+  it('counts each day once, in order, however its requests are spread', () => {
+    const times = ['2026-11-20T09:00:00Z', '2026-11-20T23:59:59.999Z', '2026-11-22T00:00:00Z', '2026-11-20T12:00:00Z', '2026-11-21T08:00:00+02:00'];
+    expect(counted(times.map((t) => v1('/v1/species', 200, t))).v1_days).toEqual(['2026-11-20', '2026-11-21', '2026-11-22']);
+  });
+});
+
 describe('mergeUsage', () => {
   it('sums counts made apart into the counts made in one go, wherever the requests were split', () => {
     const whole = counted(REQUESTS);
