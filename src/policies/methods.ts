@@ -3,7 +3,7 @@ import type { AppEnv } from '../env';
 import { ApiError } from '../core/api-error';
 import { TOKEN_PATH } from '../core/oauth-paths';
 import type { Version } from '../versions/version';
-import { resolveVersion } from '../versions/walker';
+import { versionResolver } from '../versions/walker';
 import { answersPreflight } from './cors';
 import type { Policy } from './policy';
 
@@ -40,7 +40,7 @@ export function allowedMethods(path: string, version: Version | undefined, base:
 
 /** The same for a bare path, before any policy has resolved its version (Node's CONNECT). */
 export function allowedAt(versions: readonly Version[], path: string): string {
-  const resolved = resolveVersion(versions, path);
+  const resolved = versionResolver(versions)(path);
   return allowedMethods(path, resolved?.version, resolved?.base ?? '');
 }
 

@@ -2,7 +2,7 @@ import type { Clock } from '../services/clock';
 import { ApiError } from '../core/api-error';
 import { isPromise } from '../core/maybe-promise';
 import type { Version } from '../versions/version';
-import { resolveVersion, walk } from '../versions/walker';
+import { versionResolver, walk } from '../versions/walker';
 import { asMiddleware, type Policy } from './policy';
 import { policyHeaders } from './response-headers';
 
@@ -10,16 +10,19 @@ import { policyHeaders } from './response-headers';
  * Tells every later step which version the path belongs to, and stamps the version's own
  * response headers (v1: Deprecation, Sunset) on whatever comes back, errors and redirects included.
  */
-export const versionPolicy = (versions: readonly Version[]): Policy => ({
-  before(c) {
-    const resolved = resolveVersion(versions, c.req.path);
-    const version = resolved?.version;
-    c.set('version', version);
-    c.set('base', resolved?.base ?? '');
-    if (walk.hasHeaders(version)) walk.headers(version, policyHeaders(c));
-    return undefined;
-  },
-});
+export const versionPolicy = (versions: readonly Version[]): Policy => {
+  const resolve = versionResolver(versions);
+  return {
+    before(c) {
+      const resolved = resolve(c.req.path);
+      const version = resolved?.version;
+      c.set('version', version);
+      c.set('base', resolved?.base ?? '');
+      if (walk.hasHeaders(version)) walk.headers(version, policyHeaders(c));
+      return undefined;
+    },
+  };
+};
 
 export const versionContext = (versions: readonly Version[]) => asMiddleware(versionPolicy(versions));
 

@@ -137,23 +137,15 @@ export const walk = {
   },
 };
 
-/** A version's base, with the prefix of the paths under it. */
-interface VersionBase {
-  readonly version: Version;
-  readonly base: string;
-  readonly under: string;
-}
-
-const basesOf = new WeakMap<readonly Version[], readonly VersionBase[]>();
+/** The version a path belongs to and the base the caller used (`/api/v1` stays `/api/v1`). */
+export type ResolvedVersion = Readonly<{ version: Version; base: string }>;
 
 /**
- * The version a path belongs to and the base the caller used (`/api/v1` stays `/api/v1`). The
- * bases and their prefixes are listed once per list of versions, and the answer is that entry
- * itself: every request asks, so it builds no string and no object.
+ * Resolves paths against `versions`. The bases and the prefixes of the paths under them are listed
+ * once, here, and a path's answer is that list's entry: every request asks, so resolving builds no
+ * string and no object.
  */
-export function resolveVersion(versions: readonly Version[], path: string): Readonly<{ version: Version; base: string }> | undefined {
-  let bases = basesOf.get(versions);
-  if (!bases) basesOf.set(versions, (bases = versions.flatMap((version) => version.bases.map((base) => ({ version, base, under: `${base}/` })))));
-  for (const entry of bases) if (path === entry.base || path.startsWith(entry.under)) return entry;
-  return undefined;
+export function versionResolver(versions: readonly Version[]): (path: string) => ResolvedVersion | undefined {
+  const bases = versions.flatMap((version) => version.bases.map((base) => ({ version, base, under: `${base}/` })));
+  return (path) => bases.find((entry) => path === entry.base || path.startsWith(entry.under));
 }

@@ -112,7 +112,7 @@ function pageOf(path: string): number {
     if (before !== QUESTION_MARK && before !== AMPERSAND) continue;
     const start = at + 5;
     let end = start;
-    while (end < path.length && end - start < 10 && isDigit(path.charCodeAt(end))) end++;
+    while (end < path.length && isDigit(path.charCodeAt(end))) end++;
     if (end > start && end - start <= 9 && (end === path.length || path.charCodeAt(end) === AMPERSAND)) return Number(path.slice(start, end)) || 1;
   }
   return 1;

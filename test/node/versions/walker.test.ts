@@ -15,7 +15,7 @@ import { buildVersions } from '../../../src/versions';
 import { v1 as buildV1, v1 } from '../../../src/versions/v1';
 import { bareDetail } from '../../../src/versions/v1/bare-detail';
 import type { JsonObject, Version, VersionChange } from '../../../src/versions/version';
-import { CORE_CREDENTIALS, resolveVersion, walk } from '../../../src/versions/walker';
+import { CORE_CREDENTIALS, versionResolver, walk } from '../../../src/versions/walker';
 import { DEFAULT_V1_HEADERS } from '../../suites/v1.suite';
 import { json, testApp } from '../../support/harness';
 
@@ -173,7 +173,7 @@ describe('a chain of changes, as a version derived from another would have', () 
 describe('which version a path belongs to', () => {
   const versions = buildVersions(parseConfig({}));
   const named = (path: string) => {
-    const found = resolveVersion(versions, path);
+    const found = versionResolver(versions)(path);
     return found && [found.version.name, found.base];
   };
 
@@ -195,8 +195,8 @@ describe('which version a path belongs to', () => {
   it('the first version listed that has the base', () => {
     const [v2] = versions as [Version];
     const again = buildV1(parseConfig({}));
-    expect(resolveVersion([again, ...versions], '/v1/species')?.version).toBe(again);
-    expect(resolveVersion([...versions, { ...v2, name: 'shadow' }], '/v2/species')?.version.name).toBe('v2');
+    expect(versionResolver([again, ...versions])('/v1/species')?.version).toBe(again);
+    expect(versionResolver([...versions, { ...v2, name: 'shadow' }])('/v2/species')?.version.name).toBe('v2');
   });
 });
 
